@@ -1,0 +1,135 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as createCampaign from './actions/campaign/create.operation';
+import * as reverseGeocode from './actions/location/reverseGeocode.operation';
+import * as getManyProducts from './actions/product/getMany.operation';
+import { router } from './actions/router';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './helpers/runItems';
+
+export class LbaAds implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'LBA Ads',
+		name: 'lbaAds',
+		icon: { light: 'file:lbaAds.svg', dark: 'file:lbaAds.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Create location-based SMS campaigns, reverse-geocode coordinates and list data packages',
+		defaults: { name: 'LBA Ads' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: 'lbaAdsApi', required: true, displayOptions: { show: { authentication: ['accessToken'] } } },
+			{ name: 'lbaAdsOAuth2Api', required: true, displayOptions: { show: { authentication: ['oAuth2'] } } },
+		],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'Access Token', value: 'accessToken' },
+					{ name: 'OAuth2 (Client Credentials)', value: 'oAuth2' },
+				],
+				default: 'accessToken',
+			},
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Campaign', value: 'campaign' },
+					{ name: 'Location', value: 'location' },
+					{ name: 'Product', value: 'product' },
+				],
+				default: 'campaign',
+			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: ['campaign'] } },
+				options: [
+					{
+						name: 'Create',
+						value: 'create',
+						action: 'Create a campaign',
+						description: 'Create and publish an SMS campaign (never retried, to avoid duplicates)',
+					},
+				],
+				default: 'create',
+			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: ['location'] } },
+				options: [
+					{
+						name: 'Reverse Geocode',
+						value: 'reverseGeocode',
+						action: 'Reverse geocode a location',
+						description: 'Turn a latitude and longitude into an address',
+					},
+				],
+				default: 'reverseGeocode',
+			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: ['product'] } },
+				options: [
+					{
+						name: 'Get Many',
+						value: 'getMany',
+						action: 'Get many products',
+						description: 'List the mobile data packages on offer',
+					},
+				],
+				default: 'getMany',
+			},
+			...createCampaign.description,
+			...reverseGeocode.description,
+			...getManyProducts.description,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Max Concurrent Requests',
+						name: 'concurrency',
+						type: 'number',
+						default: DEFAULT_CONCURRENCY,
+						typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+						description:
+							'How many items are sent to the service at the same time. Output order always follows input order.',
+					},
+					{
+						displayName: 'Timezone',
+						name: 'timezone',
+						type: 'string',
+						default: '',
+						placeholder: 'Asia/Jakarta',
+						description:
+							"IANA timezone for channel dates given without an offset. Empty: the workflow's timezone.",
+						displayOptions: { show: { '/resource': ['campaign'] } },
+					},
+				],
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

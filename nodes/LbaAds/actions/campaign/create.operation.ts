@@ -1,0 +1,234 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { jsonParse, NodeOperationError } from 'n8n-workflow';
+
+import { CATEGORIES, checkCampaign, TELCOS, type CampaignBody } from '../../helpers/campaignSchema';
+import { isValidZone } from '../../helpers/dates';
+import type { Operation } from '../../helpers/runItems';
+
+const showFor = { show: { resource: ['campaign'], operation: ['create'] } };
+
+const CHANNEL_FIELD_LABELS: Record<string, string> = {
+	sender: 'Sender',
+	locationId: 'Location ID',
+	smsQty: 'SMS Quantity',
+	message: 'Message',
+	startDate: 'Start',
+	endDate: 'End',
+	telcoId: 'Telco',
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Bandung weekend promo',
+		description: 'Campaign name',
+		displayOptions: showFor,
+	},
+	{
+		displayName: 'Description',
+		name: 'campaignDescription',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 2 },
+		description: 'Campaign description',
+		displayOptions: showFor,
+	},
+	{
+		displayName: 'Category',
+		name: 'categoryId',
+		type: 'options',
+		required: true,
+		default: 26,
+		options: [...CATEGORIES]
+			.sort((a, b) => a.label.localeCompare(b.label))
+			.map((category) => ({ name: category.label, value: category.id })),
+		description: 'Campaign category (spec 2.2)',
+		displayOptions: showFor,
+	},
+	{
+		displayName: 'Channels Input',
+		name: 'channelsInput',
+		type: 'options',
+		default: 'fields',
+		options: [
+			{ name: 'Define Below', value: 'fields', description: 'One entry per channel in this panel' },
+			{ name: 'JSON', value: 'json', description: 'An array of channels, e.g. built by earlier nodes' },
+		],
+		description: 'How to give the channels: each sends SMS to one operator in one location within a date range',
+		displayOptions: showFor,
+	},
+	{
+		displayName: 'Channels',
+		name: 'channels',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Channel' },
+		required: true,
+		default: {},
+		placeholder: 'Add Channel',
+		displayOptions: { show: { ...showFor.show, channelsInput: ['fields'] } },
+		options: [
+			{
+				displayName: 'Channel',
+				name: 'channel',
+				// Alphabetical, as n8n's verification lint requires for collection items.
+				values: [
+					{
+						displayName: 'End',
+						name: 'endDate',
+						type: 'dateTime',
+						required: true,
+						default: '',
+						description: 'When sending stops; must be after Start. A plain date means the end of that day.',
+					},
+					{
+						displayName: 'Location ID',
+						name: 'locationId',
+						type: 'number',
+						required: true,
+						default: 0,
+						typeOptions: { minValue: 1, numberPrecision: 0 },
+						description: 'Where the channel distributes the message',
+					},
+					{
+						displayName: 'Message',
+						name: 'message',
+						type: 'string',
+						required: true,
+						default: '',
+						typeOptions: { rows: 3 },
+						description: 'Text of the SMS',
+					},
+					{
+						displayName: 'Sender',
+						name: 'sender',
+						type: 'string',
+						required: true,
+						default: '',
+						description: 'Sender name issued to you when you registered as a partner',
+					},
+					{
+						displayName: 'SMS Quantity',
+						name: 'smsQty',
+						type: 'number',
+						required: true,
+						default: 1,
+						typeOptions: { minValue: 1, numberPrecision: 0 },
+						description: 'How many SMS messages this channel sends',
+					},
+					{
+						displayName: 'Start',
+						name: 'startDate',
+						type: 'dateTime',
+						required: true,
+						default: '',
+						description:
+							'When sending starts. Without an offset it is read in the workflow timezone (or the Timezone option).',
+					},
+					{
+						displayName: 'Telco',
+						name: 'telcoId',
+						type: 'options',
+						required: true,
+						default: 'tsel',
+						options: TELCOS.map((telco) => ({ name: telco.label, value: telco.id })),
+						description: 'Telecom operator whose subscribers receive the SMS',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Channels (JSON)',
+		name: 'channelsJson',
+		type: 'json',
+		required: true,
+		default:
+			'[\n  {\n    "sender": "MYBRAND",\n    "locationId": 161,\n    "smsQty": 1000,\n    "message": "Promo hari ini!",\n    "startDate": "2026-12-01T09:00:00+07:00",\n    "endDate": "2026-12-07T21:00:00+07:00",\n    "telcoId": "tsel"\n  }\n]',
+		description:
+			'Array of channels with sender, locationId, smsQty, message, startDate, endDate and telcoId (isat, xl or tsel)',
+		displayOptions: { show: { ...showFor.show, channelsInput: ['json'] } },
+	},
+];
+
+interface CreateRequest {
+	body: CampaignBody;
+}
+
+export const create: Operation<CreateRequest> = {
+	checkAllBeforeSending: true,
+
+	prepare(ctx, itemIndex) {
+		const zone = timezone(ctx, itemIndex);
+		const fromFields = ctx.getNodeParameter('channelsInput', itemIndex, 'fields') === 'fields';
+		const channels = fromFields
+			? ((ctx.getNodeParameter('channels.channel', itemIndex, []) as IDataObject[]) ?? [])
+			: channelsFromJson(ctx, itemIndex);
+
+		const check = checkCampaign(
+			{
+				name: ctx.getNodeParameter('name', itemIndex),
+				description: ctx.getNodeParameter('campaignDescription', itemIndex),
+				categoryId: ctx.getNodeParameter('categoryId', itemIndex),
+				channels,
+			},
+			zone,
+		);
+		if (!check.ok) {
+			const problems = check.problems.map(({ field, message }) => `${readableField(field)}: ${message}`);
+			throw new NodeOperationError(ctx.getNode(), `Invalid campaign: ${problems[0]}`, {
+				itemIndex,
+				description: `Nothing was sent for this item. Fix ${problems.length === 1 ? 'this field' : 'these fields'}:\n${problems.map((line) => `- ${line}`).join('\n')}`,
+			});
+		}
+		return { body: check.body };
+	},
+
+	async send(_ctx, request, transport, itemIndex) {
+		const response = await transport.request({
+			method: 'POST',
+			path: '/lba/campaign',
+			body: request.body as unknown as IDataObject,
+			itemIndex,
+			retry: false,
+		});
+		return [response];
+	},
+};
+
+function timezone(ctx: IExecuteFunctions, itemIndex: number): string {
+	const override = String(ctx.getNodeParameter('options.timezone', itemIndex, '') ?? '').trim();
+	if (!override) return ctx.getTimezone();
+	if (!isValidZone(override)) {
+		throw new NodeOperationError(ctx.getNode(), `Unknown timezone "${override}"`, {
+			itemIndex,
+			description: 'Use an IANA name such as Asia/Jakarta, Asia/Makassar or Asia/Jayapura.',
+		});
+	}
+	return override;
+}
+
+function channelsFromJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
+	const value = ctx.getNodeParameter('channelsJson', itemIndex);
+	if (typeof value !== 'string') return value; // an expression already produced an array or object
+	try {
+		return jsonParse(value);
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), 'Channels (JSON) is not valid JSON', {
+			itemIndex,
+			description: (error as Error).message,
+		});
+	}
+}
+
+/** 'channels[1].endDate' -> 'Channel 2 End (channels[1].endDate)' so users find it in the panel. */
+function readableField(field: string): string {
+	const match = /^channels\[(\d+)\](?:\.(\w+))?$/.exec(field);
+	if (!match) return field;
+	const label = match[2] ? ` ${CHANNEL_FIELD_LABELS[match[2]] ?? match[2]}` : '';
+	return `Channel ${Number(match[1]) + 1}${label} (${field})`;
+}

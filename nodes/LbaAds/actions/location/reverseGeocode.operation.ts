@@ -1,0 +1,145 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { Operation } from '../../helpers/runItems';
+
+const showFor = { show: { resource: ['location'], operation: ['reverseGeocode'] } };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Latitude',
+		name: 'latitude',
+		type: 'number',
+		required: true,
+		default: 0,
+		typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 7 },
+		placeholder: 'e.g. -6.9147',
+		description: 'Latitude in decimal degrees, -90 to 90 (south is negative)',
+		displayOptions: showFor,
+	},
+	{
+		displayName: 'Longitude',
+		name: 'longitude',
+		type: 'number',
+		required: true,
+		default: 0,
+		typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 7 },
+		placeholder: 'e.g. 107.6098',
+		description: 'Longitude in decimal degrees, -180 to 180',
+		displayOptions: showFor,
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'simplified',
+		options: [
+			{
+				name: 'Simplified',
+				value: 'simplified',
+				description: 'One item with the best match: address, province, city, district and more',
+			},
+			{ name: 'Raw', value: 'raw', description: 'The response body as the service sent it' },
+			{ name: 'Split', value: 'split', description: 'One item per address match' },
+		],
+		displayOptions: showFor,
+	},
+];
+
+interface GeocodeRequest {
+	latitude: number;
+	longitude: number;
+	output: 'simplified' | 'raw' | 'split';
+}
+
+interface AddressComponent {
+	long_name: string;
+	short_name: string;
+	types: string[];
+}
+
+export const reverseGeocode: Operation<GeocodeRequest> = {
+	checkAllBeforeSending: false,
+
+	prepare(ctx, itemIndex) {
+		return {
+			latitude: coordinate(ctx, 'latitude', 'Latitude', 90, itemIndex),
+			longitude: coordinate(ctx, 'longitude', 'Longitude', 180, itemIndex),
+			output: ctx.getNodeParameter('output', itemIndex, 'simplified') as GeocodeRequest['output'],
+		};
+	},
+
+	async send(ctx, request, transport, itemIndex) {
+		const body = await transport.request({
+			method: 'GET',
+			path: '/io/location',
+			qs: { latlng: `${request.latitude},${request.longitude}` },
+			itemIndex,
+			retry: true,
+		});
+		const status = String(body.status ?? '');
+		if (status !== 'OK' && status !== 'ZERO_RESULTS') {
+			throw new NodeApiError(ctx.getNode(), body as never, {
+				message: `The LBA service could not geocode ${request.latitude},${request.longitude}: ${status || 'no status'}`,
+				description: String(body.error_message ?? 'The response carried no error_message.'),
+				itemIndex,
+			});
+		}
+		if (request.output === 'raw') return [body];
+
+		const results = Array.isArray(body.results) ? (body.results as IDataObject[]) : [];
+		if (results.length === 0) return [notFound(request)];
+		if (request.output === 'split') return results;
+		return [simplify(results[0], request)];
+	},
+};
+
+function coordinate(ctx: IExecuteFunctions, name: string, label: string, limit: number, itemIndex: number): number {
+	const raw = ctx.getNodeParameter(name, itemIndex);
+	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+	if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > limit) {
+		throw new NodeOperationError(ctx.getNode(), `${label} must be a number from -${limit} to ${limit}`, {
+			itemIndex,
+			description: `Got ${JSON.stringify(raw)}. Nothing was sent for this item.`,
+		});
+	}
+	return value;
+}
+
+function notFound(request: GeocodeRequest): IDataObject {
+	return {
+		found: false,
+		status: 'ZERO_RESULTS',
+		message: 'No address found for these coordinates (e.g. open sea)',
+		latitude: request.latitude,
+		longitude: request.longitude,
+	};
+}
+
+/** The fields a campaign needs from the best match; null where the service gave none. */
+function simplify(result: IDataObject, request: GeocodeRequest): IDataObject {
+	const components = (Array.isArray(result.address_components) ? result.address_components : []) as AddressComponent[];
+	const named = (type: string, key: 'long_name' | 'short_name' = 'long_name') =>
+		components.find((component) => component.types?.includes(type))?.[key] ?? null;
+	const geometry = (result.geometry ?? {}) as IDataObject;
+	const location = (geometry.location ?? {}) as IDataObject;
+	return {
+		found: true,
+		status: 'OK',
+		formattedAddress: result.formatted_address ?? null,
+		placeId: result.place_id ?? null,
+		latitude: location.lat ?? request.latitude,
+		longitude: location.lng ?? request.longitude,
+		locationType: geometry.location_type ?? null,
+		country: named('country'),
+		countryCode: named('country', 'short_name'),
+		province: named('administrative_area_level_1'),
+		city: named('administrative_area_level_2'),
+		district: named('administrative_area_level_3'),
+		village: named('administrative_area_level_4'),
+		locality: named('locality'),
+		postalCode: named('postal_code'),
+		types: result.types ?? [],
+		query: { latitude: request.latitude, longitude: request.longitude },
+	};
+}

@@ -1,0 +1,100 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { Operation } from '../../helpers/runItems';
+
+const showFor = { show: { resource: ['product'], operation: ['getMany'] } };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: showFor,
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		description: 'Max number of results to return',
+		displayOptions: { show: { ...showFor.show, returnAll: [false] } },
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to return flat items with quotas as numbers of bytes plus readable sizes, instead of the raw product objects',
+		displayOptions: showFor,
+	},
+];
+
+interface ProductsRequest {
+	limit: number;
+	simplify: boolean;
+}
+
+export const getMany: Operation<ProductsRequest> = {
+	checkAllBeforeSending: false,
+
+	prepare(ctx, itemIndex) {
+		const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+		return {
+			limit: returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number),
+			simplify: ctx.getNodeParameter('simplify', itemIndex, true) as boolean,
+		};
+	},
+
+	async send(_ctx, request, transport, itemIndex) {
+		const body = await transport.request({ method: 'GET', path: '/io/products', itemIndex, retry: true });
+		// The API has no paging (spec 4.3), so the limit is applied here.
+		const products = (Array.isArray(body.results) ? (body.results as IDataObject[]) : []).slice(0, request.limit);
+		return request.simplify ? products.map(simplify) : products;
+	},
+};
+
+function simplify(product: IDataObject): IDataObject {
+	const data = ((product.details as IDataObject | undefined)?.data ?? {}) as IDataObject;
+	const price = (product.price ?? {}) as IDataObject;
+	const mainQuotaBytes = bytes(data.mainQuota);
+	const nightQuotaBytes = bytes(data.nightQuota);
+	const appsQuotaBytes = bytes(data.appsQuota);
+	return {
+		uuid: product.uuid ?? null,
+		name: product.name ?? null,
+		description: product.description ?? null,
+		price: typeof price.amount === 'number' ? price.amount : null,
+		currency: price.currency ?? null,
+		mainQuotaBytes,
+		mainQuota: readableSize(mainQuotaBytes),
+		nightQuotaBytes,
+		nightQuota: readableSize(nightQuotaBytes),
+		appsQuotaBytes,
+		appsQuota: readableSize(appsQuotaBytes),
+	};
+}
+
+/** Quotas arrive as numeric text (spec 2.6); anything else becomes null rather than NaN. */
+function bytes(value: unknown): number | null {
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return Number(value);
+	return null;
+}
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** Binary multiples labelled the way Indonesian operators label quotas (1 GB = 1024 MB). */
+export function readableSize(value: number | null): string | null {
+	if (value === null) return null;
+	let size = value;
+	let unit = 0;
+	while (size >= 1024 && unit < UNITS.length - 1) {
+		size /= 1024;
+		unit++;
+	}
+	return `${Number.isInteger(size) ? size : Number(size.toFixed(2))} ${UNITS[unit]}`;
+}

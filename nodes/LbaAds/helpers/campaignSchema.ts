@@ -1,0 +1,161 @@
+import { z } from 'zod';
+
+import { parseDate, toApiDate, type DateRole } from './dates';
+
+/** Category ids of spec 2.2; labels with the spec's typos corrected. */
+export const CATEGORIES: ReadonlyArray<{ id: number; label: string }> = [
+	{ id: 3, label: 'Arts & Entertainment' },
+	{ id: 4, label: 'Automotive' },
+	{ id: 5, label: 'Business' },
+	{ id: 6, label: 'Careers' },
+	{ id: 7, label: 'Education' },
+	{ id: 8, label: 'Family & Parenting' },
+	{ id: 9, label: 'Health & Fitness' },
+	{ id: 10, label: 'Food & Drinks' },
+	{ id: 11, label: 'Hobby & Interest' },
+	{ id: 12, label: 'Home & Garden' },
+	{ id: 13, label: "Law, Gov't & Politics" },
+	{ id: 14, label: 'News' },
+	{ id: 15, label: 'Personal Finance' },
+	{ id: 16, label: 'Society' },
+	{ id: 17, label: 'Science' },
+	{ id: 18, label: 'Pets' },
+	{ id: 19, label: 'Sports' },
+	{ id: 20, label: 'Style & Fashion' },
+	{ id: 21, label: 'Technology & Computing' },
+	{ id: 22, label: 'Travel' },
+	{ id: 23, label: 'Real Estate' },
+	{ id: 24, label: 'Shopping' },
+	{ id: 25, label: 'Religion & Spirituality' },
+	{ id: 26, label: 'Uncategorized' },
+];
+
+/** telcoId values of spec 2.3 with the operators they stand for. */
+export const TELCOS: ReadonlyArray<{ id: string; label: string }> = [
+	{ id: 'isat', label: 'Indosat Ooredoo Hutchison (isat)' },
+	{ id: 'tsel', label: 'Telkomsel (tsel)' },
+	{ id: 'xl', label: 'XL Axiata (xl)' },
+];
+
+const CATEGORY_IDS = new Set(CATEGORIES.map((category) => category.id));
+const TELCO_IDS = TELCOS.map((telco) => telco.id) as [string, ...string[]];
+
+const requiredText = z
+	.string({ required_error: 'is required', invalid_type_error: 'must be text' })
+	.trim()
+	.min(1, 'must not be empty');
+
+/** Whole numbers >= 1; digit strings such as "161" (the real service's own sample) are accepted. */
+const positiveInteger = z.preprocess(
+	(value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+	z
+		.number({ required_error: 'is required', invalid_type_error: 'must be a whole number' })
+		.int('must be a whole number')
+		.min(1, 'must be at least 1'),
+);
+
+const telcoId = z.preprocess(
+	(value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+	z.enum(TELCO_IDS, {
+		errorMap: () => ({ message: `must be one of ${TELCO_IDS.join(', ')}` }),
+	}),
+);
+
+function apiDate(zone: string, role: DateRole) {
+	return z.unknown().transform((value, ctx) => {
+		const parsed = parseDate(value, zone, role);
+		if (!parsed.ok) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.reason });
+			return z.NEVER;
+		}
+		return parsed.value;
+	});
+}
+
+function channelSchema(zone: string) {
+	return z
+		.object({
+			sender: requiredText,
+			locationId: positiveInteger,
+			smsQty: positiveInteger,
+			message: requiredText,
+			startDate: apiDate(zone, 'start'),
+			endDate: apiDate(zone, 'end'),
+			telcoId,
+		})
+		.strict()
+		.superRefine((channel, ctx) => {
+			if (channel.endDate.toMillis() <= channel.startDate.toMillis()) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['endDate'],
+					message: `must be after startDate (${toApiDate(channel.startDate)}), got ${toApiDate(channel.endDate)}`,
+				});
+			}
+		})
+		.transform((channel) => ({
+			...channel,
+			startDate: toApiDate(channel.startDate),
+			endDate: toApiDate(channel.endDate),
+		}));
+}
+
+function campaignSchema(zone: string) {
+	return z
+		.object({
+			name: requiredText,
+			description: requiredText,
+			categoryId: z.preprocess(
+				(value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+				z.number({ required_error: 'is required', invalid_type_error: 'must be a category id' }).refine(
+					(id) => CATEGORY_IDS.has(id),
+					'must be one of the category ids 3 to 26 (spec 2.2)',
+				),
+			),
+			channels: z
+				.array(channelSchema(zone), {
+					required_error: 'is required',
+					invalid_type_error: 'must be a list of channels',
+				})
+				.min(1, 'must contain at least one channel'),
+		})
+		.strict();
+}
+
+export type CampaignBody = z.output<ReturnType<typeof campaignSchema>>;
+
+export type CampaignCheck =
+	| { ok: true; body: CampaignBody }
+	| { ok: false; problems: Array<{ field: string; message: string }> };
+
+const schemasByZone = new Map<string, ReturnType<typeof campaignSchema>>();
+
+/** Validates and normalises a campaign; offset-less dates are read in `zone`. */
+export function checkCampaign(input: unknown, zone: string): CampaignCheck {
+	let schema = schemasByZone.get(zone);
+	if (!schema) {
+		schema = campaignSchema(zone);
+		schemasByZone.set(zone, schema);
+	}
+	const result = schema.safeParse(input);
+	if (result.success) return { ok: true, body: result.data };
+	return {
+		ok: false,
+		problems: result.error.issues.map((issue) => ({
+			field: fieldPath(issue.path),
+			message: issue.code === z.ZodIssueCode.unrecognized_keys ? unknownKeysMessage(issue.keys) : issue.message,
+		})),
+	};
+}
+
+function unknownKeysMessage(keys: string[]): string {
+	return `unknown field${keys.length > 1 ? 's' : ''} ${keys.map((key) => `"${key}"`).join(', ')}`;
+}
+
+/** ['channels', 1, 'endDate'] -> 'channels[1].endDate' */
+function fieldPath(path: Array<string | number>): string {
+	return path.reduce<string>(
+		(text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+		'',
+	) || 'campaign';
+}

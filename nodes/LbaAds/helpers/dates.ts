@@ -1,0 +1,81 @@
+import { DateTime } from 'luxon';
+
+/**
+ * The one place where user-supplied dates become the API's format:
+ * ISO 8601 with a numeric UTC offset, e.g. 2026-12-01T09:00:00+07:00.
+ *
+ * Accepted inputs: the n8n date picker's value (an ISO string without offset),
+ * ISO strings with or without offset, plain dates (2017-11-16), SQL-style
+ * "2017-11-16 09:00", epoch milliseconds (number or digit string), JS Dates and
+ * luxon DateTimes (what `{{ $now.plus({ days: 1 }) }}` produces).
+ * Values without an offset are read in `zone` (the workflow's timezone).
+ */
+
+export type DateRole = 'start' | 'end';
+
+export type ParsedDate = { ok: true; value: DateTime } | { ok: false; reason: string };
+
+const DIGITS_ONLY = /^-?\d+$/;
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** Epoch millis before 2001-09-09 are 12 digits or fewer: almost certainly seconds or a typo. */
+const SMALLEST_PLAUSIBLE_EPOCH_MS = 1_000_000_000_000;
+
+export function isValidZone(zone: string): boolean {
+	return DateTime.local().setZone(zone).isValid;
+}
+
+export function parseDate(input: unknown, zone: string, role: DateRole = 'start'): ParsedDate {
+	if (input === undefined || input === null || input === '') {
+		return { ok: false, reason: 'is required' };
+	}
+	if (DateTime.isDateTime(input)) {
+		return checked(input, 'is not a valid date');
+	}
+	if (Object.prototype.toString.call(input) === '[object Date]') {
+		return checked(DateTime.fromJSDate(input as Date, { zone }), 'is not a valid date');
+	}
+	if (typeof input === 'number') {
+		return fromEpochMillis(input, zone);
+	}
+	if (typeof input !== 'string') {
+		return { ok: false, reason: `must be a date, got ${typeof input}` };
+	}
+
+	const text = input.trim();
+	if (DIGITS_ONLY.test(text)) {
+		return fromEpochMillis(Number(text), zone);
+	}
+	if (PLAIN_DATE.test(text)) {
+		// A plain end date means "through that day", so a one-day campaign is start = end = that date.
+		const day = DateTime.fromISO(text, { zone });
+		return checked(role === 'end' ? day.endOf('day').startOf('second') : day, `"${text}" is not a valid date`);
+	}
+	for (const parse of [DateTime.fromISO, DateTime.fromSQL, DateTime.fromRFC2822]) {
+		const parsed = parse(text, { zone, setZone: true });
+		if (parsed.isValid) return { ok: true, value: parsed };
+	}
+	return {
+		ok: false,
+		reason: `"${text}" is not a date n8n can read; use ISO 8601 such as 2026-12-01T09:00:00+07:00`,
+	};
+}
+
+/** ISO 8601 with a numeric offset (never "Z"), seconds precision. */
+export function toApiDate(value: DateTime): string {
+	return value.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+}
+
+function fromEpochMillis(millis: number, zone: string): ParsedDate {
+	if (!Number.isFinite(millis)) return { ok: false, reason: 'is not a finite number' };
+	if (Math.abs(millis) < SMALLEST_PLAUSIBLE_EPOCH_MS) {
+		return {
+			ok: false,
+			reason: `${millis} is too small for epoch milliseconds (seconds? multiply by 1000)`,
+		};
+	}
+	return checked(DateTime.fromMillis(millis, { zone }), `${millis} is not a valid timestamp`);
+}
+
+function checked(value: DateTime, reason: string): ParsedDate {
+	return value.isValid ? { ok: true, value } : { ok: false, reason };
+}

@@ -1,0 +1,99 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { Transport } from '../transport';
+
+/**
+ * One operation = read and check one item's parameters (`prepare`, no I/O),
+ * then talk to the API (`send`). The runner owns concurrency, continueOnFail
+ * and pairedItem so every operation behaves the same.
+ */
+export interface Operation<Request> {
+	/**
+	 * Writes check every item before the first request, so a bad item stops the
+	 * run before anything is sent. Reads stream: item 5 is read while item 4's
+	 * request is in flight.
+	 */
+	checkAllBeforeSending: boolean;
+	prepare(ctx: IExecuteFunctions, itemIndex: number): Request;
+	send(ctx: IExecuteFunctions, request: Request, transport: Transport, itemIndex: number): Promise<IDataObject[]>;
+}
+
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+
+type Outcome = { json: IDataObject[] } | { error: Error };
+
+export async function runItems<Request>(
+	ctx: IExecuteFunctions,
+	operation: Operation<Request>,
+	transport: Transport,
+	concurrency: number,
+): Promise<INodeExecutionData[]> {
+	const itemCount = ctx.getInputData().length;
+	const continueOnFail = ctx.continueOnFail();
+	const outcomes: Outcome[] = new Array(itemCount);
+	const prepared: Array<Request | undefined> = new Array(itemCount);
+
+	const prepare = (itemIndex: number): boolean => {
+		try {
+			prepared[itemIndex] = operation.prepare(ctx, itemIndex);
+			return true;
+		} catch (error) {
+			outcomes[itemIndex] = { error: asNodeError(ctx, error, itemIndex) };
+			return false;
+		}
+	};
+
+	if (operation.checkAllBeforeSending) {
+		for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+			if (!prepare(itemIndex) && !continueOnFail) throw (outcomes[itemIndex] as { error: Error }).error;
+		}
+	}
+
+	let next = 0;
+	let stopped = false;
+	const worker = async () => {
+		while (!stopped && next < itemCount) {
+			const itemIndex = next++;
+			if (!operation.checkAllBeforeSending && !prepare(itemIndex)) {
+				if (!continueOnFail) stopped = true;
+				continue;
+			}
+			if (outcomes[itemIndex]) continue; // checked earlier and failed (continueOnFail)
+			try {
+				const json = await operation.send(ctx, prepared[itemIndex] as Request, transport, itemIndex);
+				outcomes[itemIndex] = { json };
+			} catch (error) {
+				outcomes[itemIndex] = { error: asNodeError(ctx, error, itemIndex) };
+				if (!continueOnFail) stopped = true; // in-flight requests finish; no new ones start
+			}
+			prepared[itemIndex] = undefined;
+		}
+	};
+	const workers = Math.max(1, Math.min(concurrency, itemCount));
+	await Promise.all(Array.from({ length: workers }, worker));
+
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		const outcome = outcomes[itemIndex];
+		if (outcome === undefined) continue; // never started because an earlier item failed
+		if ('error' in outcome) {
+			if (!continueOnFail) throw outcome.error;
+			output.push({ json: errorJson(outcome.error), pairedItem: { item: itemIndex } });
+			continue;
+		}
+		for (const json of outcome.json) output.push({ json, pairedItem: { item: itemIndex } });
+	}
+	return output;
+}
+
+function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+function errorJson(error: Error): IDataObject {
+	const description = (error as { description?: string | null }).description;
+	return description ? { error: error.message, description } : { error: error.message };
+}

@@ -1,0 +1,202 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+/**
+ * The one HTTP path of the node. It adds the headers the spec requires, lets
+ * n8n sign the request with the chosen credential, retries only what is safe
+ * to retry, and turns every failure into a NodeApiError that never carries the
+ * request (and so never the access token).
+ */
+
+export type CredentialType = 'lbaAdsApi' | 'lbaAdsOAuth2Api';
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	itemIndex: number;
+	/** Only idempotent reads may be retried; a campaign POST never is. */
+	retry: boolean;
+}
+
+export interface Transport {
+	request(options: ApiRequest): Promise<IDataObject>;
+}
+
+export const RETRY = {
+	maxRetries: 3,
+	firstDelayMs: 500,
+	maxDelayMs: 8_000,
+	/** A Retry-After longer than this is not waited for: the item fails with the server's hint. */
+	maxRetryAfterMs: 60_000,
+};
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+
+interface Failure {
+	status?: number;
+	body?: unknown;
+	retryAfterMs?: number;
+	networkCode?: string;
+}
+
+export function createTransport(ctx: IExecuteFunctions, credentialType: CredentialType, baseUrl: string): Transport {
+	const base = baseUrl.trim().replace(/\/+$/, '');
+
+	async function send(options: ApiRequest): Promise<IDataObject> {
+		const request: IHttpRequestOptions = {
+			method: options.method,
+			url: `${base}${options.path}`,
+			qs: options.qs,
+			body: options.body,
+			json: true,
+			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+		};
+		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, request)) as IDataObject;
+	}
+
+	return {
+		async request(options) {
+			for (let attempt = 0; ; attempt++) {
+				try {
+					return await send(options);
+				} catch (error) {
+					const failure = describeFailure(error);
+					const delayMs = options.retry ? retryDelayMs(failure, attempt) : undefined;
+					if (delayMs === undefined) throw toNodeApiError(ctx, failure, options, attempt);
+					await sleep(delayMs);
+				}
+			}
+		},
+	};
+}
+
+/** Milliseconds to wait before the next attempt, or undefined to give up. */
+export function retryDelayMs(failure: Failure, attempt: number): number | undefined {
+	if (attempt >= RETRY.maxRetries) return undefined;
+	const retryable =
+		(failure.status !== undefined && RETRYABLE_STATUS.has(failure.status)) ||
+		(failure.status === undefined && failure.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(failure.networkCode));
+	if (!retryable) return undefined;
+	if (failure.retryAfterMs !== undefined) {
+		return failure.retryAfterMs <= RETRY.maxRetryAfterMs ? failure.retryAfterMs : undefined;
+	}
+	return Math.min(RETRY.firstDelayMs * 2 ** attempt, RETRY.maxDelayMs);
+}
+
+/** Finds status, body, headers and network code in n8n's wrapped HTTP errors (error -> cause -> ...). */
+function describeFailure(error: unknown): Failure {
+	const failure: Failure = {};
+	const seen = new Set<unknown>();
+	for (let level = error as Record<string, unknown> | undefined; level && typeof level === 'object' && !seen.has(level); level = level.cause as Record<string, unknown> | undefined) {
+		seen.add(level);
+		const response = level.response as { status?: number; data?: unknown; body?: unknown; headers?: Record<string, unknown> } | undefined;
+		if (response && typeof response.status === 'number' && failure.status === undefined) {
+			failure.status = response.status;
+			failure.body = response.data ?? response.body;
+			failure.retryAfterMs = parseRetryAfter(headerValue(response.headers, 'retry-after'));
+		}
+		if (typeof level.code === 'string' && /^[A-Z_]+$/.test(level.code) && failure.networkCode === undefined) {
+			failure.networkCode = level.code;
+		}
+	}
+	return failure;
+}
+
+function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const getter = (headers as { get?: (key: string) => unknown }).get;
+	const value = typeof getter === 'function' ? getter.call(headers, name) : headers[name] ?? headers[name.toLowerCase()];
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 10.2.3). */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function toNodeApiError(ctx: IExecuteFunctions, failure: Failure, options: ApiRequest, attempt: number): NodeApiError {
+	const body = (failure.body && typeof failure.body === 'object' ? failure.body : {}) as IDataObject;
+	const what = `${options.method} ${options.path}`;
+	const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
+	const { message, description } = explain(failure, body, what, tries, options);
+	// Only the response body and our own words go in: the request (and its Authorization header) never does.
+	return new NodeApiError(ctx.getNode(), { ...body, message } as JsonObject, {
+		message,
+		description,
+		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
+		itemIndex: options.itemIndex,
+	});
+}
+
+function explain(
+	failure: Failure,
+	body: IDataObject,
+	what: string,
+	tries: string,
+	options: ApiRequest,
+): { message: string; description: string } {
+	const apiError = (body.error ?? {}) as IDataObject;
+	const fault = (body.fault ?? {}) as IDataObject;
+	const notRetried =
+		options.method === 'POST'
+			? ' The request was not retried, because the service may already have created the campaign; check the campaign list before running it again.'
+			: '';
+
+	if (failure.status === 400 && apiError.code === 'G-400003') {
+		return {
+			message: 'The service rejected the campaign as incomplete or invalid (G-400003)',
+			description: [String(apiError.message ?? ''), ...fieldLines(apiError.details)].filter(Boolean).join('\n'),
+		};
+	}
+	if (failure.status === 401) {
+		return {
+			message: 'The LBA service refused the access token (HTTP 401): check the LBA Ads credential',
+			description: `${String(fault.faultstring ?? 'Invalid access token')}. Create a new token or re-enter it in the credential.`,
+		};
+	}
+	if (failure.status === 429) {
+		return {
+			message: `The LBA service is rate limiting requests (HTTP 429)${tries}`,
+			description: `Lower "Max Concurrent Requests" in the node's options or try again later.${notRetried}`,
+		};
+	}
+	if (failure.status !== undefined && failure.status >= 500) {
+		return {
+			message: `The LBA service failed to answer ${what} (HTTP ${failure.status})${tries}`,
+			description: `${serverText(body)}${notRetried}`.trim(),
+		};
+	}
+	if (failure.status !== undefined) {
+		return {
+			message: `The LBA service answered ${what} with HTTP ${failure.status}${apiError.code ? ` (${String(apiError.code)})` : ''}`,
+			description: [serverText(body), ...fieldLines(apiError.details)].filter(Boolean).join('\n'),
+		};
+	}
+	return {
+		message: `Could not reach the LBA service for ${what}${failure.networkCode ? ` (${failure.networkCode})` : ''}${tries}`,
+		description: `Check the Base URL in the credential and that the service is running.${notRetried}`,
+	};
+}
+
+function serverText(body: IDataObject): string {
+	const apiError = (body.error ?? {}) as IDataObject;
+	const candidate = apiError.message ?? body.message ?? body.error_message ?? (typeof body.error === 'string' ? body.error : undefined);
+	return candidate === undefined ? '' : String(candidate);
+}
+
+function fieldLines(details: unknown): string[] {
+	if (!Array.isArray(details)) return [];
+	return details.map((detail: IDataObject) => `- ${String(detail.field ?? '?')}: ${String(detail.message ?? '')}`);
+}

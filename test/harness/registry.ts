@@ -1,0 +1,129 @@
+/**
+ * Node and credential type registries, filled from packages the way n8n loads a
+ * community package: n8n-core's own `PackageDirectoryLoader` reads the package's
+ * `package.json` `n8n` section (`nodes`, `credentials`: compiled .js paths), loads
+ * each class, and names node types `<package name>.<node name>` exactly as an n8n
+ * instance does for a package installed in ~/.n8n/nodes.
+ *
+ * The registries mirror the small parts of n8n's cli `NodeTypes` / `CredentialTypes`
+ * (packages/cli/src/node-types.ts, credential-types.ts) that the execution engine and
+ * the credentials helper call.
+ */
+import './env';
+
+import { PackageDirectoryLoader } from 'n8n-core';
+import {
+	NodeHelpers,
+	UnexpectedError,
+	type ICredentialType,
+	type ICredentialTypes,
+	type IDataObject,
+	type INodeType,
+	type INodeTypes,
+	type IVersionedNodeType,
+} from 'n8n-workflow';
+import path from 'node:path';
+
+import { ManualTrigger, NoOp, MANUAL_TRIGGER_TYPE, NO_OP_TYPE } from './builtin-nodes';
+import { OAuth2Api } from './oauth2-api.credentials';
+
+export class HarnessNodeTypes implements INodeTypes {
+	readonly types: Record<string, INodeType | IVersionedNodeType> = {};
+
+	add(fullName: string, type: INodeType | IVersionedNodeType) {
+		this.types[fullName] = type;
+	}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const type = this.types[nodeType];
+		if (!type) {
+			throw new UnexpectedError(`Unknown node type "${nodeType}"`, {
+				extra: { known: Object.keys(this.types) },
+			});
+		}
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes(): IDataObject {
+		return {};
+	}
+}
+
+export class HarnessCredentialTypes implements ICredentialTypes {
+	readonly types: Record<string, ICredentialType> = {};
+
+	/** Full node type names per credential type (n8n fills `supportedNodes` likewise). */
+	readonly supportedNodes: Record<string, string[]> = {};
+
+	add(type: ICredentialType, supportedNodes: string[] = []) {
+		this.types[type.name] = type;
+		this.supportedNodes[type.name] = supportedNodes;
+	}
+
+	recognizes(credentialType: string): boolean {
+		return credentialType in this.types;
+	}
+
+	getByName(credentialType: string): ICredentialType {
+		const type = this.types[credentialType];
+		if (!type) throw new UnexpectedError(`Unknown credential type "${credentialType}"`);
+		return type;
+	}
+
+	getSupportedNodes(type: string): string[] {
+		return this.supportedNodes[type] ?? [];
+	}
+
+	/** All ancestors through `extends`, nearest first (as n8n's CredentialTypes does). */
+	getParentTypes(typeName: string): string[] {
+		const extendsArr = this.types[typeName]?.extends ?? [];
+		const parents = [...extendsArr];
+		for (const parent of extendsArr) parents.push(...this.getParentTypes(parent));
+		return parents;
+	}
+}
+
+export interface LoadedNodes {
+	/** Package names loaded, in order. */
+	packageNames: string[];
+	nodeTypes: HarnessNodeTypes;
+	credentialTypes: HarnessCredentialTypes;
+}
+
+/**
+ * Loads one or more community packages (folders with a package.json `n8n` section;
+ * build them first, the section points at compiled files) plus the harness built-ins
+ * `n8n-nodes-base.manualTrigger`, `n8n-nodes-base.noOp` and the `oAuth2Api` credential.
+ */
+export async function loadNodes(packageDirs: string[]): Promise<LoadedNodes> {
+	const nodeTypes = new HarnessNodeTypes();
+	const credentialTypes = new HarnessCredentialTypes();
+	nodeTypes.add(MANUAL_TRIGGER_TYPE, new ManualTrigger());
+	nodeTypes.add(NO_OP_TYPE, new NoOp());
+	credentialTypes.add(new OAuth2Api());
+
+	const packageNames: string[] = [];
+	for (const dir of packageDirs) {
+		const loader = new PackageDirectoryLoader(path.resolve(dir));
+		await loader.loadAll();
+		const pkg = loader.packageName;
+		packageNames.push(pkg);
+		if (Object.keys(loader.nodeTypes).length + Object.keys(loader.credentialTypes).length === 0) {
+			throw new UnexpectedError(`Package "${pkg}" in ${dir} has no nodes or credentials in its n8n section`);
+		}
+		for (const [name, { type }] of Object.entries(loader.nodeTypes)) {
+			nodeTypes.add(`${pkg}.${name}`, type);
+		}
+		for (const [name, { type }] of Object.entries(loader.credentialTypes)) {
+			const supported = (loader.known.credentials[name]?.supportedNodes ?? []).map(
+				(node) => `${pkg}.${node}`,
+			);
+			credentialTypes.add(type, supported);
+		}
+	}
+	return { packageNames, nodeTypes, credentialTypes };
+}

@@ -1,0 +1,199 @@
+/**
+ * Runs a workflow through n8n-core's real engine (`WorkflowExecute.processRunExecutionData`),
+ * set up the way n8n's own test harness does (n8n-io/n8n packages/core/nodes-testing/
+ * node-test-harness.ts) but with a plain additionalData object instead of jest mocks,
+ * so anything n8n-core calls that the harness does not provide fails loudly.
+ */
+import './env';
+
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	UnexpectedError,
+	Workflow,
+	createRunExecutionData,
+	deepCopy,
+	type ExecutionError,
+	type ICredentialDataDecryptedObject,
+	type IConnections,
+	type INode,
+	type INodeExecutionData,
+	type IPinData,
+	type IRun,
+	type IWorkflowBase,
+	type IWorkflowExecuteAdditionalData,
+	type IWorkflowSettings,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { HarnessCredentialsHelper, type CredentialStore, type CredentialUpdate } from './credentials-helper';
+import type { LoadedNodes } from './registry';
+
+/** n8n's own default when neither the workflow nor the instance sets a timezone. */
+export const N8N_DEFAULT_TIMEZONE = 'America/New_York';
+
+export interface WorkflowJson {
+	name?: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IWorkflowSettings;
+	pinData?: IPinData;
+}
+
+export interface RunOptions {
+	/** Credential data per credential type (what the user typed into the credential). */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** Instance timezone (GENERIC_TIMEZONE); the workflow's `settings.timezone` wins. */
+	timezone?: string;
+	/** Node to start from; default: the workflow's trigger, found as n8n does. */
+	startNode?: string;
+	/** Items the start node receives (a trigger ignores them and emits its own). */
+	startItems?: INodeExecutionData[];
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** The error that stopped the run (node errors without continueOnFail), if any. */
+	error?: ExecutionError;
+	/** Items of a node's output `outputIndex` (default 0, i.e. main[0]) in run `runIndex`. */
+	output(nodeName: string, outputIndex?: number, runIndex?: number): INodeExecutionData[];
+	/** Names of the nodes that ran, in order. */
+	executedNodes: string[];
+	/** Credential store after the run (e.g. with the OAuth2 `oauthTokenData` n8n saved). */
+	credentials: CredentialStore;
+	/** Writes n8n-core made to credentials during the run, in order. */
+	credentialUpdates: CredentialUpdate[];
+}
+
+export function effectiveTimezone(settings: IWorkflowSettings | undefined, fallback?: string) {
+	// 'DEFAULT' is how n8n's editor stores "use the instance timezone".
+	const own = settings?.timezone && settings.timezone !== 'DEFAULT' ? settings.timezone : undefined;
+	return own ?? fallback ?? N8N_DEFAULT_TIMEZONE;
+}
+
+let executionCounter = 0;
+
+/** The additionalData n8n-core's node contexts read; unsupported features throw. */
+export function createAdditionalData(
+	credentialsHelper: HarnessCredentialsHelper,
+	hooks: ExecutionLifecycleHooks | undefined,
+	executionId: string,
+	settings?: IWorkflowSettings,
+): IWorkflowExecuteAdditionalData {
+	const unsupported = (what: string) => async () => {
+		throw new UnexpectedError(`The test harness does not support ${what}`);
+	};
+	const base = 'http://localhost:5678';
+	return {
+		credentialsHelper,
+		hooks,
+		executionId,
+		executeWorkflow: unsupported('sub-workflows (executeWorkflow)'),
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		startRunnerTask: unsupported('task runners (Code node)'),
+		logAiEvent: () => {},
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${base}/rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}/form`,
+		formWaitingBaseUrl: `${base}/form-waiting`,
+		formTestBaseUrl: `${base}/form-test`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+		webhookTestBaseUrl: `${base}/webhook-test`,
+		mcpBaseUrl: `${base}/mcp`,
+		mcpTestBaseUrl: `${base}/mcp-test`,
+		variables: {},
+		workflowSettings: settings,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export async function runWorkflow(
+	loaded: LoadedNodes,
+	workflowJson: WorkflowJson,
+	options: RunOptions = {},
+): Promise<RunResult> {
+	const mode = options.mode ?? 'manual';
+	const executionId = String(++executionCounter);
+	// The engine mutates nodes (adds parameter defaults) and credentials; keep the caller's intact.
+	const nodes = deepCopy(workflowJson.nodes);
+	const settings: IWorkflowSettings = {
+		...workflowJson.settings,
+		timezone: effectiveTimezone(workflowJson.settings, options.timezone),
+	};
+	const store: CredentialStore = deepCopy(options.credentials ?? {});
+	const credentialsHelper = new HarnessCredentialsHelper(loaded.credentialTypes, loaded.nodeTypes, store);
+
+	const workflow = new Workflow({
+		id: 'harness',
+		name: workflowJson.name ?? 'harness workflow',
+		nodes,
+		connections: workflowJson.connections,
+		active: false,
+		nodeTypes: loaded.nodeTypes,
+		settings,
+		pinData: workflowJson.pinData,
+	});
+
+	const startNode = options.startNode ? workflow.getNode(options.startNode) : workflow.getStartNode();
+	if (!startNode) {
+		throw new UnexpectedError(
+			'No start node: add an n8n-nodes-base.manualTrigger node or pass options.startNode',
+		);
+	}
+
+	const workflowData = {
+		id: workflow.id,
+		name: workflow.name,
+		active: false,
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes,
+		connections: workflowJson.connections,
+		settings,
+	} as IWorkflowBase;
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
+	const executedNodes: string[] = [];
+	hooks.addHandler('nodeExecuteAfter', (nodeName) => {
+		executedNodes.push(nodeName);
+	});
+
+	const additionalData = createAdditionalData(credentialsHelper, hooks, executionId, settings);
+	const runExecutionData = createRunExecutionData({
+		resultData: { runData: {}, pinData: workflowJson.pinData },
+		executionData: {
+			nodeExecutionStack: [
+				{
+					node: startNode,
+					data: { main: [options.startItems ?? [{ json: {} }]] },
+					source: null,
+				},
+			],
+		},
+	});
+
+	// Throws synchronously (WorkflowHasIssuesError) when n8n would refuse to start,
+	// e.g. a required parameter is missing or a node type is unknown.
+	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+		workflow,
+	);
+
+	return {
+		run,
+		error: run.data.resultData.error,
+		output(nodeName, outputIndex = 0, runIndex = 0) {
+			const taskData = run.data.resultData.runData[nodeName]?.[runIndex];
+			if (!taskData) {
+				const ran = Object.keys(run.data.resultData.runData).join(', ');
+				throw new UnexpectedError(`Node "${nodeName}" has no run ${runIndex} (nodes that ran: ${ran})`);
+			}
+			return taskData.data?.main?.[outputIndex] ?? [];
+		},
+		executedNodes,
+		credentials: store,
+		credentialUpdates: credentialsHelper.updates,
+	};
+}
