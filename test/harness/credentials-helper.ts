@@ -140,7 +140,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		// n8n marks a credential test by running it on a temporary noOp node with `temp: ''`.
 		const isTestingCredentials = node?.parameters?.temp === '' && node?.type === NO_OP_TYPE;
 		if (credentials[expirable.name] === '' || credentialsExpired || isTestingCredentials) {
-			const output = await type.preAuthentication.call(helpers, credentials);
+			const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
 			if (output[expirable.name] === undefined) return undefined;
 			if (node.credentials) {
 				await this.updateCredentials(node.credentials[typeName], typeName, {
@@ -160,7 +160,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.credentialTypes.getByName(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return (await type.preAuthentication.call(helpers, credentials)) ?? undefined;
+		const output = await type.preAuthentication.call(helpers, credentials);
+		return (output as ICredentialDataDecryptedObject | undefined) ?? undefined;
 	}
 
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string) {
