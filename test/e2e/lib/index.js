@@ -1,0 +1,9 @@
+'use strict';
+// e2e helpers for running community packages in a real n8n. See README.md beside this file.
+module.exports = {
+	...require('./env'),
+	...require('./packages'),
+	...require('./cli'),
+	...require('./server'),
+	...require('./browser'),
+};
