@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { z } from 'zod';
 
 import { parseDate, toApiDate, type DateRole } from './dates';
@@ -85,11 +86,14 @@ function channelSchema(zone: string) {
 		})
 		.strict()
 		.superRefine((channel, ctx) => {
-			if (channel.endDate.toMillis() <= channel.startDate.toMillis()) {
+			// zod still runs this when a date failed to parse; compare only two real dates.
+			const { startDate, endDate } = channel as { startDate: unknown; endDate: unknown };
+			if (!DateTime.isDateTime(startDate) || !DateTime.isDateTime(endDate)) return;
+			if (endDate.toMillis() <= startDate.toMillis()) {
 				ctx.addIssue({
 					code: z.ZodIssueCode.custom,
 					path: ['endDate'],
-					message: `must be after startDate (${toApiDate(channel.startDate)}), got ${toApiDate(channel.endDate)}`,
+					message: `must be after startDate (${toApiDate(startDate)}), got ${toApiDate(endDate)}`,
 				});
 			}
 		})
