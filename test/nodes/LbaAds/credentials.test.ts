@@ -1,0 +1,112 @@
+import { errorOf } from '../../harness';
+import { campaigns, createParameters, fault, requests, runNode, useSandbox } from './setup';
+
+const context = useSandbox({ tokenTtlSeconds: 3600 });
+
+const productsOnce = { resource: 'product', operation: 'getMany', limit: 1 };
+
+describe('LBA Ads API credential (access token)', () => {
+	it('sends "Authorization: Bearer <token>" (the journal shows it redacted)', async () => {
+		const result = await runNode(context, productsOnce);
+		expect(errorOf(result)).toBeUndefined();
+		const [sent] = await requests(context, { path: '/io/products' });
+		expect(sent.headers.authorization).toMatch(/^Bearer /);
+		expect(sent.headers.authorization).not.toContain(context.token);
+	});
+
+	it('the credential Test button tells a good token from a bad one and a wrong URL', async () => {
+		const good = await context.n8n.testCredential('lbaAdsApi', { baseUrl: `${context.sandbox.url}/`, accessToken: context.token });
+		expect(good.status).toBe('OK');
+		const bad = await context.n8n.testCredential('lbaAdsApi', { baseUrl: context.sandbox.url, accessToken: 'wrong-token' });
+		expect(bad.status).toBe('Error');
+		const nowhere = await context.n8n.testCredential('lbaAdsApi', { baseUrl: 'http://127.0.0.1:9', accessToken: context.token });
+		expect(nowhere.status).toBe('Error');
+	});
+
+	it('a refused token gives an error that says to check the credential', async () => {
+		const result = await runNode(context, productsOnce, [{}], {
+			credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: 'expired-or-wrong' } },
+		});
+		expect(errorOf(result)).toMatchObject({
+			message: 'The LBA service refused the access token (HTTP 401): check the LBA Ads credential',
+			httpCode: '401',
+		});
+		expect(errorOf(result)?.description).toMatch(/invalid/i);
+	});
+
+	it('an unreachable Base URL is a clear error after bounded retries', async () => {
+		const result = await runNode(context, productsOnce, [{}], {
+			credentials: { lbaAdsApi: { baseUrl: 'http://127.0.0.1:9', accessToken: context.token } },
+		});
+		expect(errorOf(result)?.message).toBe('Could not reach the LBA service for GET /io/products (ECONNREFUSED) after 4 attempts');
+	});
+});
+
+describe('LBA Ads OAuth2 API credential (client credentials)', () => {
+	const oauthNode = { node: { credentials: { lbaAdsOAuth2Api: { id: 'cred-2', name: 'LBA OAuth2' } } } };
+	const oauth = () => ({
+		lbaAdsOAuth2Api: {
+			baseUrl: context.sandbox.url,
+			clientId: context.sandbox.clientId,
+			clientSecret: context.sandbox.clientSecret,
+		},
+	});
+
+	it('n8n fetches a token from <Base URL>/oauth/token and uses it for the call', async () => {
+		const result = await runNode(context, { ...productsOnce, authentication: 'oAuth2' }, [{}], {
+			...oauthNode,
+			credentials: oauth(),
+		});
+		expect(errorOf(result)).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		const sent = await requests(context);
+		expect(sent.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+			'POST /oauth/token 200',
+			'GET /io/products 200',
+		]);
+		expect(sent[0].headers.authorization).toMatch(/^Basic /);
+	});
+
+	it('creates a campaign with OAuth2', async () => {
+		const result = await runNode(context, { ...createParameters(), authentication: 'oAuth2' }, [{}], {
+			...oauthNode,
+			credentials: oauth(),
+		});
+		expect(errorOf(result)).toBeUndefined();
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
+	it('a wrong client secret fails with an error, and nothing else is sent', async () => {
+		const credentials = oauth();
+		credentials.lbaAdsOAuth2Api.clientSecret = 'not-the-secret';
+		const result = await runNode(context, { ...productsOnce, authentication: 'oAuth2' }, [{}], { ...oauthNode, credentials });
+		expect(result.error).toBeDefined();
+		expect((await requests(context)).map((request) => request.path)).toEqual(['/oauth/token']);
+	});
+});
+
+describe('the access token never leaks', () => {
+	const secret = 'tok-SECRET-5e1f';
+
+	it.each([
+		['401', async () => undefined, secret],
+		['400 G-400003', async () => fault(context, { path: '/lba/campaign', status: 400, body: { success: false, error: { code: 'G-400003', message: 'bad' } } }), undefined],
+		['503', async () => fault(context, { path: '/lba/campaign', status: 503, body: { message: 'down' } }), undefined],
+		['dropped connection', async () => fault(context, { path: '/lba/campaign', drop: true }), undefined],
+	])('not in outputs or errors after %s (with and without continueOnFail)', async (_name, arrange, tokenToUse) => {
+		// The sandbox accepts `secret` as a token unless the case is about a refused token.
+		const token = tokenToUse ?? context.token;
+		for (const onError of ['stopWorkflow', 'continueRegularOutput'] as const) {
+			await arrange();
+			const result = await runNode(context, createParameters(), [{}], {
+				node: { onError },
+				credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: token } },
+			});
+			const everything = JSON.stringify({ run: result.run, error: result.error, stack: result.error?.stack, items: result.items });
+			expect(everything.length).toBeGreaterThan(100);
+			expect(everything).not.toContain(token);
+			if (onError === 'continueRegularOutput') expect(result.items[0].json.error).toEqual(expect.any(String));
+			else expect(result.error).toBeDefined();
+		}
+	});
+});

@@ -1,0 +1,58 @@
+import { errorOf } from '../../harness';
+import { control, requests, runNode, useSandbox } from './setup';
+
+const context = useSandbox();
+
+interface RawProduct {
+	uuid: string;
+	name: string;
+	price: { amount: number; currency: string };
+	details: { data: { mainQuota: string; nightQuota: string; appsQuota: string } };
+}
+
+async function catalogue(): Promise<RawProduct[]> {
+	const response = await fetch(`${context.sandbox.url}/io/products`, {
+		headers: { Authorization: `Bearer ${context.token}`, 'Content-Type': 'application/json' },
+	});
+	const body = (await response.json()) as { results: RawProduct[] };
+	await control(context, 'POST', '/_sandbox/reset');
+	return body.results;
+}
+
+const products = (overrides = {}) => ({ resource: 'product', operation: 'getMany', ...overrides });
+
+describe('Product > Get Many', () => {
+	it('return all + simplify: one item per product, quotas as numbers with readable sizes', async () => {
+		const expected = await catalogue();
+		const result = await runNode(context, products({ returnAll: true }));
+		expect(errorOf(result)).toBeUndefined();
+		expect(result.items).toHaveLength(expected.length);
+		expected.forEach((product, index) => {
+			const item = result.items[index];
+			expect(item.pairedItem).toEqual({ item: 0 });
+			expect(item.json).toMatchObject({
+				uuid: product.uuid,
+				name: product.name,
+				price: product.price.amount,
+				currency: product.price.currency,
+				mainQuotaBytes: Number(product.details.data.mainQuota),
+				nightQuotaBytes: Number(product.details.data.nightQuota),
+				appsQuotaBytes: Number(product.details.data.appsQuota),
+			});
+			expect(item.json.mainQuota).toMatch(/^\d+(\.\d+)? (B|KB|MB|GB|TB)$/);
+		});
+		const [sent] = await requests(context, { path: '/io/products' });
+		expect(sent.headers['content-type']).toMatch(/^application\/json/);
+	});
+
+	it('limit returns the first N; simplify off keeps the raw strings', async () => {
+		const expected = await catalogue();
+		const result = await runNode(context, products({ returnAll: false, limit: 3, simplify: false }));
+		expect(result.items.map((item) => item.json)).toEqual(expected.slice(0, 3));
+	});
+
+	it('runs once per input item, each output paired to its input', async () => {
+		const result = await runNode(context, products({ limit: 2 }), [{}, {}]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }]);
+	});
+});

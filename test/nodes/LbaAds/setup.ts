@@ -1,0 +1,149 @@
+/**
+ * Shared set-up for the LBA Ads node tests: the real sandbox on an ephemeral
+ * loopback port, the package loaded from its `n8n` section into n8n-core's
+ * WorkflowExecute, and small helpers to build a workflow around one LBA node.
+ */
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+
+import { chain, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandbox } = require('../../../sandbox/server.js') as {
+	startSandbox(options: Record<string, unknown>): Promise<Sandbox>;
+};
+
+export interface Sandbox {
+	url: string;
+	tokens: string[];
+	clientId: string;
+	clientSecret: string;
+	close(): Promise<void>;
+}
+
+export const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
+
+export interface Context {
+	sandbox: Sandbox;
+	n8n: Harness;
+	token: string;
+}
+
+/** Starts a sandbox and loads the package once per test file; resets the sandbox before each test. */
+export function useSandbox(options: Record<string, unknown> = {}): Context {
+	const context = {} as Context;
+	beforeAll(async () => {
+		context.sandbox = await startSandbox({ port: 0, quiet: true, ...options });
+		context.token = context.sandbox.tokens[0];
+		context.n8n = await loadPackageNodes();
+	});
+	afterAll(async () => {
+		await context.sandbox?.close();
+	});
+	beforeEach(async () => {
+		await control(context, 'POST', '/_sandbox/reset');
+	});
+	return context;
+}
+
+export async function control<T = IDataObject>(context: Context, method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${context.sandbox.url}${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	return (text ? JSON.parse(text) : {}) as T;
+}
+
+export interface JournalRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body: unknown;
+	status: number | string;
+}
+
+export async function requests(context: Context, filter: Partial<Pick<JournalRequest, 'method' | 'path'>> = {}) {
+	const { requests: all } = await control<{ requests: JournalRequest[] }>(context, 'GET', '/_sandbox/requests');
+	return all.filter(
+		(request) => (!filter.method || request.method === filter.method) && (!filter.path || request.path === filter.path),
+	);
+}
+
+export async function campaigns(context: Context) {
+	const { campaigns: all } = await control<{ campaigns: Array<{ campaignId: string; channels: string[]; request: IDataObject }> }>(
+		context,
+		'GET',
+		'/_sandbox/campaigns',
+	);
+	return all;
+}
+
+export async function fault(context: Context, spec: IDataObject) {
+	return await control(context, 'POST', '/_sandbox/faults', spec);
+}
+
+export function lbaNode(parameters: IDataObject, extra: Partial<INode> = {}): INode {
+	return {
+		id: 'lba',
+		name: 'LBA',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: { lbaAdsApi: { id: 'cred-1', name: 'LBA sandbox' } },
+		...extra,
+	} as INode;
+}
+
+/**
+ * Runs Start -> LBA with `items` pinned on Start (how a user feeds test data in n8n),
+ * so each item's expressions such as {{ $json.lat }} resolve per item.
+ */
+export async function runNode(
+	context: Context,
+	parameters: IDataObject,
+	items: IDataObject[] = [{}],
+	options: { node?: Partial<INode>; timezone?: string; credentials?: Record<string, IDataObject> } = {},
+): Promise<RunResult & { items: INodeExecutionData[] }> {
+	const result = await context.n8n.runWorkflow(
+		{
+			nodes: [manualTrigger(), lbaNode(parameters, options.node)],
+			connections: chain('Start', 'LBA'),
+			pinData: { Start: items.map((json) => ({ json })) },
+			settings: options.timezone ? { timezone: options.timezone } : undefined,
+		} as never,
+		{
+			credentials: options.credentials ?? { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } },
+		},
+	);
+	return { ...result, items: result.error ? [] : result.output('LBA') };
+}
+
+/** A valid channel in the node's field format; override what a test is about. */
+export function channel(overrides: IDataObject = {}): IDataObject {
+	return {
+		sender: 'LBADEMO',
+		locationId: 161,
+		smsQty: 500,
+		message: 'Diskon 20% hari ini!',
+		startDate: '2026-12-01T09:00:00',
+		endDate: '2026-12-07T21:00:00',
+		telcoId: 'tsel',
+		...overrides,
+	};
+}
+
+export function createParameters(overrides: IDataObject = {}, channels: IDataObject[] = [channel()]): IDataObject {
+	return {
+		resource: 'campaign',
+		operation: 'create',
+		name: 'Weekend promo',
+		campaignDescription: 'Promo for the weekend',
+		categoryId: 10,
+		channelsInput: 'fields',
+		channels: { channel: channels },
+		...overrides,
+	};
+}
