@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The real-n8n end-to-end tests take minutes; `npm run test:e2e` runs them.
+  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
   },
