@@ -240,3 +240,27 @@ describe('testCredential (the credential dialog’s Test button)', () => {
 		expect(api.requests.map((r) => r.path)).toEqual(['/oauth/token']);
 	});
 });
+
+describe('testCredential without a `test` request (n8n’s fallbacks)', () => {
+	test('an OAuth2 type used by a node only checks for a stored access token', async () => {
+		const own = await loadPackageNodes(FIXTURE_PACKAGE); // a fresh instance we may change
+		delete own.credentialTypes.types.harnessOAuth2Api.test;
+		const data = oauth2Credential().harnessOAuth2Api;
+		expect(await own.testCredential('harnessOAuth2Api', data)).toMatchObject({
+			status: 'Error',
+			message: 'This OAuth2 credential was not connected to an account.',
+		});
+		expect(
+			await own.testCredential('harnessOAuth2Api', { ...data, oauthTokenData: { access_token: 'x' } }),
+		).toMatchObject({ status: 'OK', message: 'Connection Successful!' });
+		expect(api.requests).toHaveLength(0); // no HTTP at all
+		expect(n8n.credentialTypes.types.harnessOAuth2Api.test).toBeDefined();
+	});
+
+	test('a type no node uses and without a test has no testing function', async () => {
+		expect(await n8n.testCredential('oAuth2Api', {})).toMatchObject({
+			status: 'Error',
+			message: 'No testing function found for this credential.',
+		});
+	});
+});

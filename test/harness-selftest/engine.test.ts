@@ -111,6 +111,16 @@ describe('runWorkflow', () => {
 		expect(await note('Asia/Jayapura')).toBe('+09:00');
 	});
 
+	test('items pinned on the trigger feed the next node; expressions resolve per item', async () => {
+		const wf = probeWorkflow({ action: 'timezone', note: '={{ $json.name }} #{{ $itemIndex }}' });
+		const result = await n8n.runWorkflow({
+			...wf,
+			pinData: { Start: [{ json: { name: 'a' } }, { json: { name: 'b' } }] },
+		});
+		expect(result.output('Start')).toHaveLength(2);
+		expect(result.output('Probe').map((item) => item.json.note)).toEqual(['a #0', 'b #1']);
+	});
+
 	test('sleep from n8n-workflow works inside a node', async () => {
 		const result = await n8n.runWorkflow(probeWorkflow({ action: 'sleep', ms: 120 }));
 		expect(result.error).toBeUndefined();

@@ -41,6 +41,12 @@
  * - Credential data is given per credential type; nodes reference credentials as in
  *   exported workflows (`credentials: { <type>: { id, name } }`). OAuth2 tokens that
  *   n8n fetches are saved back into the run's store (`result.credentials`).
+ * - Test items: pin them on the trigger (`pinData: { Start: [{ json: {...} }, ...] }`);
+ *   n8n then skips the trigger and feeds them on, so `{{ $json.x }}` resolves per item.
+ * - `runWorkflow` rejects (instead of returning `error`) when n8n refuses to start the
+ *   workflow at all: unknown node type, or a missing required parameter
+ *   (WorkflowHasIssuesError).
+ * - A throw-away recording HTTP server for self-contained tests: ./test-server.ts.
  * - Timezone: workflow `settings.timezone`, else `options.timezone`, else n8n's default
  *   America/New_York; `this.getTimezone()` and `$now` use it.
  * - Logging is silenced (N8N_LOG_LEVEL=silent unless set); n8n's settings folder goes
