@@ -32,6 +32,12 @@ describe('loadPackageNodes', () => {
 		wf.nodes[1].type = 'n8n-nodes-harness-fixture.nope';
 		await expect(n8n.runWorkflow(wf)).rejects.toThrow(/nope/);
 	});
+
+	test('a missing required parameter is refused before anything runs, as in n8n', async () => {
+		const run = n8n.runWorkflow(probeWorkflow({ action: 'request', path: '' }));
+		await expect(run).rejects.toMatchObject({ name: 'WorkflowHasIssuesError' });
+		await expect(n8n.runWorkflow(probeWorkflow({ action: 'timezone', path: '' }))).resolves.toBeDefined();
+	});
 });
 
 describe('runWorkflow', () => {
