@@ -1,4 +1,4 @@
-import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
  * Client-credentials grant against <Base URL>/oauth/token, the way the real
@@ -58,4 +58,14 @@ export class LbaAdsOAuth2Api implements ICredentialType {
 			default: 'header',
 		},
 	];
+
+	// Without a test of its own n8n only checks that a token is stored; this fetches one and uses it.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/io/products',
+			method: 'GET',
+			headers: { 'Content-Type': 'application/json' },
+		},
+	};
 }

@@ -1,4 +1,5 @@
 import type {
+	IAdditionalCredentialOptions,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -38,6 +39,12 @@ export const RETRY = {
 	maxRetryAfterMs: 60_000,
 };
 
+/**
+ * The real service (Apigee) may answer token_type "BearerToken"; n8n's OAuth2 client
+ * then puts the token in the query string. Always send the literal "Bearer <token>" header.
+ */
+const OAUTH2_OPTIONS: IAdditionalCredentialOptions = { oauth2: { tokenType: 'Bearer' } };
+
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET']);
 
@@ -60,7 +67,12 @@ export function createTransport(ctx: IExecuteFunctions, credentialType: Credenti
 			json: true,
 			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
 		};
-		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, request)) as IDataObject;
+		return (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			credentialType,
+			request,
+			credentialType === 'lbaAdsOAuth2Api' ? OAUTH2_OPTIONS : undefined,
+		)) as IDataObject;
 	}
 
 	return {

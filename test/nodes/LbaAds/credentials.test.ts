@@ -67,6 +67,13 @@ describe('LBA Ads OAuth2 API credential (client credentials)', () => {
 		expect(sent[0].headers.authorization).toMatch(/^Basic /);
 	});
 
+	it('the OAuth2 credential Test button fetches a token and uses it', async () => {
+		const good = await context.n8n.testCredential('lbaAdsOAuth2Api', oauth().lbaAdsOAuth2Api);
+		expect(good.status).toBe('OK');
+		const bad = await context.n8n.testCredential('lbaAdsOAuth2Api', { ...oauth().lbaAdsOAuth2Api, clientSecret: 'nope' });
+		expect(bad.status).toBe('Error');
+	});
+
 	it('creates a campaign with OAuth2', async () => {
 		const result = await runNode(context, { ...createParameters(), authentication: 'oAuth2' }, [{}], {
 			...oauthNode,
