@@ -1,0 +1,116 @@
+'use strict';
+// State behind the /_sandbox/ control API: the recent-request journal and programmed faults.
+
+const KEPT_BODY_BYTES = 64 * 1024;
+
+/** The last `capacity` API requests, oldest first. */
+class RequestLog {
+  constructor(capacity = 1000) {
+    this.capacity = capacity;
+    this.entries = [];
+  }
+
+  /** Records a request as it arrives; the caller fills in body and status later. */
+  start(req, pathname, query) {
+    const entry = {
+      at: new Date().toISOString(),
+      method: req.method,
+      path: pathname,
+      query: queryObject(query),
+      headers: redactHeaders(req.headers),
+      body: null,
+      status: null,
+    };
+    this.entries.push(entry);
+    if (this.entries.length > this.capacity) this.entries.shift();
+    return entry;
+  }
+
+  clear() {
+    const count = this.entries.length;
+    this.entries = [];
+    return count;
+  }
+}
+
+function queryObject(searchParams) {
+  const query = {};
+  for (const key of new Set(searchParams.keys())) {
+    const values = searchParams.getAll(key);
+    query[key] = values.length === 1 ? values[0] : values;
+  }
+  return query;
+}
+
+function redactHeaders(headers) {
+  const copy = { ...headers };
+  if (copy.authorization !== undefined) {
+    const scheme = String(copy.authorization).split(' ')[0];
+    copy.authorization = scheme && scheme !== copy.authorization ? `${scheme} [redacted]` : '[redacted]';
+  }
+  return copy;
+}
+
+/** What the journal keeps of a body: parsed JSON or form fields when they parse, else text. */
+function bodyForLog(raw, mediaType) {
+  if (!raw || raw.length === 0) return null;
+  if (raw.length > KEPT_BODY_BYTES) return `[${raw.length} bytes, not kept]`;
+  const text = raw.toString('utf8');
+  if (mediaType === 'application/json') {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  if (mediaType === 'application/x-www-form-urlencoded') {
+    const form = Object.fromEntries(new URLSearchParams(text));
+    if (form.client_secret !== undefined) form.client_secret = '[redacted]';
+    return form;
+  }
+  return text;
+}
+
+/** Programmed faults, matched oldest first. */
+class FaultList {
+  constructor() {
+    this.faults = [];
+    this.nextId = 1;
+  }
+
+  add(spec) {
+    const fault = { id: `fault-${this.nextId++}`, times: 1, when: 'before', ...spec };
+    if (fault.method) fault.method = fault.method.toUpperCase();
+    this.faults.push(fault);
+    return fault;
+  }
+
+  /** Takes one use of the first fault matching the request, or returns null. */
+  take(method, pathname) {
+    const index = this.faults.findIndex(
+      (f) => (!f.method || f.method === method) && (!f.path || f.path === pathname),
+    );
+    if (index < 0) return null;
+    const fault = this.faults[index];
+    fault.times -= 1;
+    if (fault.times <= 0) this.faults.splice(index, 1);
+    return fault;
+  }
+
+  list() {
+    return this.faults;
+  }
+
+  clear() {
+    const count = this.faults.length;
+    this.faults = [];
+    return count;
+  }
+}
+
+/** Whether a fault replaces the reply (as opposed to only adding latency). */
+function faultReplacesReply(fault) {
+  return Boolean(fault.drop) || fault.status !== undefined;
+}
+
+module.exports = { RequestLog, FaultList, bodyForLog, faultReplacesReply };

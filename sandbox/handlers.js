@@ -1,0 +1,141 @@
+'use strict';
+// One handler per operationId of openapi.yaml. A handler gets
+// { req, op, raw, query } and returns a reply (see http-util.js).
+
+const { jsonReply, errorReply, mediaType } = require('./http-util');
+const { issueTokenReply } = require('./auth');
+const { detailsFromAjv, campaignSemanticDetails } = require('./validation');
+
+const G_400003_MESSAGE = 'The campaign could not be created because the data are incomplete or invalid.';
+
+function validationFailed(details) {
+  return jsonReply(400, { success: false, error: { code: 'G-400003', message: G_400003_MESSAGE, details } });
+}
+
+/** The JSON body of a request whose operation declares JSON: { value } or { details }. */
+function jsonBody(op, req, raw) {
+  const type = mediaType(req.headers['content-type']);
+  if (!op.bodyTypes.includes(type)) {
+    return { details: [{ field: 'Content-Type', message: `must be ${op.bodyTypes.join(' or ')}, not ${type || 'missing'}` }] };
+  }
+  try {
+    return { value: JSON.parse(raw.toString('utf8')) };
+  } catch (error) {
+    return { details: [{ field: 'body', message: `is not valid JSON (${error.message})` }] };
+  }
+}
+
+const LATLNG = /^\s*([+-]?(?:\d+\.?\d*|\.\d+))\s*,\s*([+-]?(?:\d+\.?\d*|\.\d+))\s*$/;
+
+function invalidLocation(message) {
+  return jsonReply(400, { status: 'INVALID_REQUEST', error_message: message, results: [] });
+}
+
+/** `latlng` -> { lat, lng } or { error } (a message in Google's wording). */
+function parseLatLng(op, query) {
+  for (const param of op.queryParams) {
+    const value = query.get(param.name);
+    if (value === null) {
+      if (param.required) return { error: `Invalid request. Missing the '${param.name}' parameter.` };
+    } else if (!param.validate(value)) {
+      return { error: `Invalid request. Invalid '${param.name}' parameter.` };
+    }
+  }
+  const match = LATLNG.exec(query.get('latlng'));
+  if (!match) return { error: "Invalid request. Invalid 'latlng' parameter." };
+  const lat = Number(match[1]);
+  const lng = Number(match[2]);
+  if (Math.abs(lat) > 90 || Math.abs(lng) > 180) {
+    return { error: "Invalid request. Invalid 'latlng' parameter: latitude must be within -90..90 and longitude within -180..180." };
+  }
+  return { lat, lng };
+}
+
+/**
+ * @param {object} context { tokens, campaigns, requests, faults, geocoder, productsReply, validateFault }
+ */
+function createHandlers(context) {
+  const { tokens, campaigns, requests, faults, geocoder, productsReply, validateFault } = context;
+
+  return {
+    async createCampaign({ req, op, raw }) {
+      const body = jsonBody(op, req, raw);
+      if (body.details) return validationFailed(body.details);
+      const details = op.validateBody(body.value) ? [] : detailsFromAjv(op.validateBody.errors);
+      details.push(...campaignSemanticDetails(body.value));
+      if (details.length) return validationFailed(details);
+      const campaign = await campaigns.create(body.value);
+      return jsonReply(200, {
+        success: true,
+        message: 'Campaign created and published.',
+        campaignId: campaign.campaignId,
+        channels: campaign.channels,
+        status: 'Published',
+      });
+    },
+
+    rejectCampaignGet({ allow }) {
+      return errorReply(405, 'METHOD_NOT_ALLOWED', `Use ${allow} to create a campaign.`, { headers: { Allow: allow } });
+    },
+
+    getLocation({ op, query }) {
+      const point = parseLatLng(op, query);
+      if (point.error) return invalidLocation(point.error);
+      return jsonReply(200, geocoder.reverse(point.lat, point.lng));
+    },
+
+    getProducts() {
+      return productsReply;
+    },
+
+    issueToken({ req, raw }) {
+      if (mediaType(req.headers['content-type']) !== 'application/x-www-form-urlencoded') {
+        return jsonReply(
+          400,
+          { error: 'invalid_request', error_description: 'The body must be application/x-www-form-urlencoded.' },
+          { 'Cache-Control': 'no-store' },
+        );
+      }
+      return issueTokenReply(tokens, req.headers.authorization, new URLSearchParams(raw.toString('utf8')));
+    },
+
+    listReceivedCampaigns() {
+      return jsonReply(200, { campaigns: campaigns.list() });
+    },
+
+    async resetReceivedCampaigns() {
+      return jsonReply(200, { deleted: await campaigns.reset() });
+    },
+
+    listRecentRequests() {
+      return jsonReply(200, { requests: requests.entries });
+    },
+
+    listFaults() {
+      return jsonReply(200, { faults: faults.list() });
+    },
+
+    addFault({ req, op, raw }) {
+      const body = jsonBody(op, req, raw);
+      const details = body.details || (validateFault(body.value) ? [] : detailsFromAjv(validateFault.errors));
+      if (!details.length && body.value.status === undefined && !body.value.drop && body.value.latencyMs === undefined) {
+        details.push({ field: 'body', message: 'needs status, drop or latencyMs' });
+      }
+      if (details.length) return errorReply(400, 'BAD_REQUEST', 'The fault is invalid.', { details });
+      return jsonReply(201, { id: faults.add(body.value).id });
+    },
+
+    clearFaults() {
+      return jsonReply(200, { deleted: faults.clear() });
+    },
+
+    async resetSandbox() {
+      await campaigns.reset();
+      requests.clear();
+      faults.clear();
+      return jsonReply(200, { reset: true });
+    },
+  };
+}
+
+module.exports = { createHandlers, parseLatLng };

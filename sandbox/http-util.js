@@ -1,0 +1,60 @@
+'use strict';
+// Small HTTP helpers. Handlers return a reply object { status, headers, body } instead of
+// writing to the response, so a programmed fault can replace the reply after handling.
+
+const MAX_BODY_BYTES = 1024 * 1024;
+// An over-long body is still read (and thrown away) up to this size so the client gets
+// a clean 413 instead of a reset connection; beyond it the connection is cut.
+const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
+
+/** A JSON reply; `body` is serialised once here. */
+function jsonReply(status, body, headers = {}) {
+  return { status, headers, body: Buffer.from(JSON.stringify(body)) };
+}
+
+/** The error shape for everything the spec does not show (see SandboxError in openapi.yaml). */
+function errorReply(status, code, message, { headers = {}, details } = {}) {
+  const error = details ? { code, message, details } : { code, message };
+  return jsonReply(status, { success: false, error }, headers);
+}
+
+function sendReply(res, reply) {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(reply.status, {
+    ...reply.headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': reply.body.length,
+  });
+  res.end(reply.body);
+}
+
+/** Resolves to { raw: Buffer } or { tooLarge: true }; never rejects. */
+function readBody(req) {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > MAX_DRAIN_BYTES) {
+      resolve({ tooLarge: true, cutConnection: true });
+      return;
+    }
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_DRAIN_BYTES) {
+        req.removeAllListeners('data');
+        resolve({ tooLarge: true, cutConnection: true });
+      } else if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? { tooLarge: true } : { raw: Buffer.concat(chunks) }));
+    req.on('error', () => resolve({ aborted: true }));
+  });
+}
+
+/** The media type of a Content-Type header, lower case, without parameters. */
+function mediaType(header) {
+  return String(header || '').split(';')[0].trim().toLowerCase();
+}
+
+module.exports = { MAX_BODY_BYTES, jsonReply, errorReply, sendReply, readBody, mediaType };
