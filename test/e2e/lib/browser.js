@@ -77,4 +77,82 @@ async function signInThroughUi(page, baseUrl, { email, password }) {
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30000 });
 }
 
-module.exports = { CHROMIUM, CHROMIUM_ARGS, launchBrowser, screenshot, signInThroughUi };
+/** Open a saved workflow in the editor and wait for its canvas nodes. */
+async function openWorkflow(page, baseUrl, workflowId) {
+	await page.goto(`${baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 60000 });
+}
+
+/** The canvas node box for a node name. */
+function canvasNode(page, nodeName) {
+	return page.locator('[data-test-id="canvas-node"]').filter({ hasText: nodeName });
+}
+
+/** Open a node's panel (NDV) by double-clicking it on the canvas; returns the panel locator. */
+async function openNodePanel(page, nodeName) {
+	await canvasNode(page, nodeName).dblclick();
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await ndv.waitFor({ timeout: 30000 });
+	await page.locator('[data-test-id="node-parameters"]').waitFor({ timeout: 30000 });
+	return ndv;
+}
+
+/** The input of a parameter in the open panel, by the parameter's `name`. */
+function parameterInput(page, name) {
+	return page.locator(`[data-test-id="parameter-input-${name}"]`);
+}
+
+/**
+ * Click an `options` parameter and return the labels of its dropdown items (visible ones).
+ * The dropdown is left open (screenshot it, then press Escape).
+ */
+async function openOptions(page, name) {
+	await parameterInput(page, name).click();
+	const items = page.locator('[data-test-id="parameter-input-item"]:visible');
+	await items.first().waitFor({ timeout: 10000 });
+	return (await items.allInnerTexts()).map((t) => t.split('\n')[0].trim());
+}
+
+async function closeNodePanel(page) {
+	await page.keyboard.press('Escape'); // closes an open dropdown, if any
+	await page.locator('[data-test-id="ndv-close-button"]').click();
+	await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden', timeout: 10000 });
+}
+
+/**
+ * Click "Execute workflow" on the canvas. Resolves with the request body the editor sent to
+ * POST /rest/workflows/:id/run and its `{executionId}`, once every node in `expectNodes`
+ * shows the green success mark and the editor shows "Workflow executed successfully".
+ */
+async function runWorkflowFromEditor(page, { expectNodes = [], timeoutMs = 60000 } = {}) {
+	const [response] = await Promise.all([
+		page.waitForResponse((r) => /\/rest\/workflows\/[^/]+\/run$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST', { timeout: timeoutMs }),
+		page.locator('[data-test-id="execute-workflow-button"]').click(),
+	]);
+	const body = await response.json();
+	if (response.status() !== 200) throw new Error(`run request failed ${response.status()}: ${JSON.stringify(body)}`);
+	for (const name of expectNodes) {
+		await canvasNode(page, name).locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: timeoutMs });
+	}
+	// The editor's own verdict: the "Workflow executed successfully" toast, and the button
+	// back from its spinner. Then let the toast's slide-in animation settle for screenshots.
+	await page.getByText('Workflow executed successfully').first().waitFor({ timeout: timeoutMs });
+	await page.locator('[data-test-id="execute-workflow-button"]').filter({ hasText: 'Execute workflow' }).waitFor({ timeout: timeoutMs });
+	await page.waitForTimeout(1000);
+	return { request: JSON.parse(response.request().postData() || '{}'), executionId: body.data && body.data.executionId };
+}
+
+module.exports = {
+	CHROMIUM,
+	CHROMIUM_ARGS,
+	launchBrowser,
+	screenshot,
+	signInThroughUi,
+	openWorkflow,
+	canvasNode,
+	openNodePanel,
+	parameterInput,
+	openOptions,
+	closeNodePanel,
+	runWorkflowFromEditor,
+};

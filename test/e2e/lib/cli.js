@@ -29,6 +29,8 @@ function n8nEnv(userFolder, extra = {}) {
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_AI_ENABLED: 'false',
+		// No Python venv here; the JS task runner is enough (the Code node in JS still works).
+		N8N_PYTHON_ENABLED: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		// Community packages are installed by us; n8n must not try to (re)install from a registry.
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
@@ -123,7 +125,11 @@ function parseRawOutput(stdout) {
  * returns the json of a node's first output, and `error` is the execution error if any.
  */
 async function executeWorkflow(userFolder, id, opts) {
-	const res = await runN8n(userFolder, ['execute', `--id=${id}`, '--rawOutput'], opts);
+	// n8n prints the run JSON through its logger at level info, so info must be on.
+	const res = await runN8n(userFolder, ['execute', `--id=${id}`, '--rawOutput'], {
+		...opts,
+		env: { N8N_LOG_LEVEL: 'info', ...((opts && opts.env) || {}) },
+	});
 	let run = null;
 	try {
 		run = parseRawOutput(res.stdout);

@@ -23,10 +23,12 @@ function node24Env(extra = {}) {
 	env.npm_config_audit = 'false';
 	env.npm_config_fund = 'false';
 	env.npm_config_update_notifier = 'false';
-	// Do not let an n8n setting from the developer's shell leak into tests.
+	// Do not let an n8n setting from the developer's shell, or jest's NODE_ENV=test (n8n
+	// then runs in its own test mode and exits silently), leak into child processes.
 	for (const key of Object.keys(env)) {
-		if (key.startsWith('N8N_') || key.startsWith('DB_')) delete env[key];
+		if (key.startsWith('N8N_') || key.startsWith('DB_') || key.startsWith('JEST_')) delete env[key];
 	}
+	delete env.NODE_ENV;
 	return Object.assign(env, extra);
 }
 

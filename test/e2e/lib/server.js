@@ -7,9 +7,13 @@
 //   POST /rest/owner/setup               {email, firstName, lastName, password} (skipAuth; sets cookie n8n-auth)
 //   POST /rest/login                     {emailOrLdapLoginId, password} (sets cookie n8n-auth)
 //   GET  /rest/login                     current user (auth)
-//   POST /rest/credentials/test          {credentials: {id?, name, type, data}} -> {status: 'OK'|'Error', message}
-//   POST /rest/workflows/:id/run         {workflowData, ...} (what the editor's "Execute workflow" sends)
-//   GET  /rest/executions/:id            execution with its data (auth)
+//   POST /rest/credentials/test          {credentials: {id, name, type, data}} -> {status: 'OK'|'Error', message}
+//                                        (id required: a saved credential's id, whose stored data is merged
+//                                        under `data`; or '' to test unsaved data, owner/admin only)
+//   POST /rest/workflows/:id/run         {triggerToStartFrom: {name}} -> {executionId} (editor's "Execute workflow")
+//   GET  /rest/credentials/:id?includeData=true  credential with data, secrets redacted (auth)
+//   GET  /rest/executions/:id            execution; `data` is flatted-encoded (auth)
+//   GET  /types/nodes.json               node descriptions incl. community ones and their iconUrl
 // All responses are wrapped as {data: ...}. The auth cookie's JWT binds a `browser-id`
 // header when one is sent at login; this client sends the same one on every request.
 const { spawn } = require('node:child_process');
@@ -18,6 +22,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { n8nBin, freePort } = require('./env');
+
+/** n8n's own copy of `flatted` (execution data is stored flatted-encoded). */
+function flattedParse(text) {
+	const nodeModules = path.resolve(path.dirname(n8nBin()), '..');
+	return require(path.join(nodeModules, 'flatted')).parse(text);
+}
 const { n8nEnv } = require('./cli');
 
 const DEFAULT_OWNER = {
@@ -216,9 +226,23 @@ class N8nRest {
 		return this.call('GET', '/rest/login');
 	}
 
-	/** POST /rest/credentials/test -> `{ status: 'OK' | 'Error', message }`. */
+	/**
+	 * POST /rest/credentials/test -> `{ status: 'OK' | 'Error', message }` (the editor's "Test"/
+	 * "Retry" in the credential modal). `credentials.id` is a saved credential's id (its stored
+	 * data is merged under `data`), or '' (default here) to test unsaved data.
+	 */
 	testCredential(credentials) {
-		return this.call('POST', '/rest/credentials/test', { credentials });
+		return this.call('POST', '/rest/credentials/test', { credentials: { id: '', ...credentials } });
+	}
+
+	/**
+	 * What the credential modal does for a saved credential: GET /rest/credentials/:id?includeData=true
+	 * (secrets come back redacted) and POST that back to /rest/credentials/test, where n8n
+	 * restores the redacted values from the stored credential.
+	 */
+	async testSavedCredential(id) {
+		const cred = await this.call('GET', `/rest/credentials/${id}?includeData=true`);
+		return this.testCredential({ id: cred.id, name: cred.name, type: cred.type, data: cred.data || {} });
 	}
 
 	getWorkflow(id) {
@@ -230,12 +254,43 @@ class N8nRest {
 	}
 
 	/**
-	 * POST /rest/workflows/:id/run, the editor's "Execute workflow" (manual mode).
-	 * Returns `{ executionId }` (or `{ waitingForWebhook: true }`).
+	 * POST /rest/workflows/:id/run with `{ triggerToStartFrom: { name } }`: what the editor's
+	 * "Execute workflow" button sends in 2.40 (the server loads the saved workflow itself).
+	 * `triggerName` defaults to the workflow's first trigger node. Returns `{ executionId }`.
 	 */
-	async runWorkflow(id) {
-		const workflowData = await this.getWorkflow(id);
-		return this.call('POST', `/rest/workflows/${id}/run`, { workflowData });
+	async runWorkflow(id, triggerName) {
+		if (!triggerName) {
+			const wf = await this.getWorkflow(id);
+			const trigger = wf.nodes.find((n) => /trigger$/i.test(n.type)) || wf.nodes.find((n) => /\.start$/.test(n.type));
+			if (!trigger) throw new Error(`workflow ${id} has no trigger node`);
+			triggerName = trigger.name;
+		}
+		return this.call('POST', `/rest/workflows/${id}/run`, { triggerToStartFrom: { name: triggerName } });
+	}
+
+	/**
+	 * GET /rest/executions/:id with its `data` decoded (n8n stores it in `flatted` format).
+	 * Resolves `{ status, mode, run, output(nodeName, runIndex=0) }` like cli.executeWorkflow.
+	 */
+	async getExecutionRun(executionId) {
+		const exec = await this.getExecution(executionId);
+		const data = typeof exec.data === 'string' ? flattedParse(exec.data) : exec.data;
+		const runData = (data && data.resultData && data.resultData.runData) || {};
+		return {
+			status: exec.status,
+			mode: exec.mode,
+			finished: exec.finished,
+			error: (data && data.resultData && data.resultData.error) || null,
+			run: data,
+			output(nodeName, runIndex = 0) {
+				const nodeRuns = runData[nodeName];
+				if (!nodeRuns || !nodeRuns[runIndex]) {
+					throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(runData).join(', ')}`);
+				}
+				const main = (nodeRuns[runIndex].data && nodeRuns[runIndex].data.main) || [];
+				return (main[0] || []).map((item) => item.json);
+			},
+		};
 	}
 
 	/** Poll GET /rest/executions/:id until it is finished (status not new/running/waiting). */
@@ -251,12 +306,23 @@ class N8nRest {
 }
 
 /**
- * Owner setup + login on a freshly started instance; returns a logged-in N8nRest.
- * (Owner setup already issues the cookie; we log in again to prove /rest/login works.)
+ * Owner setup (skipped if this user folder already has an owner, e.g. a restarted demo) +
+ * login; returns a logged-in N8nRest (`rest.ownerCreated` tells which). Owner setup already
+ * issues the cookie; we log in again anyway so /rest/login is always exercised.
  */
 async function setupOwnerAndLogin(instance, owner = DEFAULT_OWNER) {
 	const rest = new N8nRest(instance.baseUrl);
-	await rest.setupOwner(owner);
+	const res = await rest.request('POST', '/rest/owner/setup', {
+		email: owner.email,
+		firstName: owner.firstName,
+		lastName: owner.lastName,
+		password: owner.password,
+	});
+	const alreadySetUp = res.status === 400 && /already setup/i.test(JSON.stringify(res.body));
+	if (res.status !== 200 && !alreadySetUp) {
+		throw new Error(`POST /rest/owner/setup -> ${res.status}: ${JSON.stringify(res.body)}`);
+	}
+	rest.ownerCreated = !alreadySetUp;
 	rest.cookies.clear();
 	await rest.login(owner.email, owner.password);
 	return rest;

@@ -1,0 +1,16 @@
+// Jest config for the slow end-to-end tests (real n8n + Chromium): only *.e2e.test.ts.
+//   bash scripts/with-node24.sh jest -c test/e2e/jest.config.js
+// The root jest.config.js (unit run) ignores *.e2e.test.ts; the suites also stay
+// describe.skip unless LBA_E2E=1, which setup-env.js sets for this config.
+const base = require('../../jest.config.js');
+
+module.exports = {
+	...base,
+	rootDir: '../..',
+	roots: ['<rootDir>/test/e2e'],
+	testMatch: ['**/*.e2e.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/'], // the root config ignores *.e2e.test.ts
+	setupFiles: ['<rootDir>/test/e2e/setup-env.js'],
+	testTimeout: 10 * 60 * 1000,
+	maxWorkers: 1,
+};

@@ -1,0 +1,133 @@
+// Types for the plain-JS e2e helpers (index.js), so TypeScript tests get checked calls.
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+
+export declare const REPO_ROOT: string;
+export declare const NODE24_DIR: string;
+export declare const NODE24_BIN: string;
+export declare const ARTIFACTS_DIR: string;
+export declare function node24Env(extra?: Record<string, string>): NodeJS.ProcessEnv;
+/** Real n8n bin: $LBA_N8N_BIN, or scripts/install-n8n.sh (instant when cached). */
+export declare function n8nBin(): string;
+export declare function freePort(): Promise<number>;
+export declare function ensureDir(dir: string): string;
+
+export interface UserFolder {
+	dir: string;
+	n8nDir: string;
+	nodesDir: string;
+	cleanup(): void;
+}
+export type UserFolderLike = UserFolder | string;
+export declare function makeUserFolder(prefix?: string): UserFolder;
+export declare function packPackage(packageDir: string, destDir: string): Promise<string>;
+export declare function installCommunityPackage(
+	userFolder: UserFolderLike,
+	tgz: string,
+): Promise<{ name: string; version: string; dir: string }>;
+
+export interface RunResult {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+export interface RunOptions {
+	env?: Record<string, string>;
+	timeoutMs?: number;
+}
+export declare function n8nEnv(userFolder: UserFolderLike, extra?: Record<string, string>): NodeJS.ProcessEnv;
+export declare function runN8n(userFolder: UserFolderLike, args: string[], opts?: RunOptions): Promise<RunResult>;
+export declare function runN8nOk(userFolder: UserFolderLike, args: string[], opts?: RunOptions): Promise<RunResult>;
+export interface CredentialImport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+export declare function importCredentials(
+	userFolder: UserFolderLike,
+	credentials: CredentialImport[] | string,
+): Promise<RunResult>;
+export declare function importWorkflow(userFolder: UserFolderLike, workflow: object | object[] | string): Promise<RunResult>;
+export declare function parseRawOutput(stdout: string): any;
+export interface ExecuteResult extends RunResult {
+	ok: boolean;
+	/** n8n's IRun: run.data.resultData.runData[node][i].data.main[0][j].json */
+	run: any;
+	error: any;
+	/** json of a node's first output, for run `runIndex` */
+	output(nodeName: string, runIndex?: number): Array<Record<string, any>>;
+}
+export declare function executeWorkflow(userFolder: UserFolderLike, id: string, opts?: RunOptions): Promise<ExecuteResult>;
+
+export interface N8nInstance {
+	baseUrl: string;
+	port: number;
+	brokerPort: number;
+	pid: number;
+	userFolder: string;
+	logFile: string;
+	startupMs: number;
+	logs(): string;
+	stop(graceMs?: number): Promise<{ code: number | null; signal: string | null }>;
+}
+export declare function startN8n(userFolder: UserFolderLike, opts?: { env?: Record<string, string>; timeoutMs?: number }): Promise<N8nInstance>;
+
+export interface Owner {
+	email: string;
+	firstName: string;
+	lastName: string;
+	password: string;
+}
+export declare const DEFAULT_OWNER: Owner;
+export interface ExecutionRun {
+	status: string;
+	mode: string;
+	finished: boolean;
+	error: any;
+	run: any;
+	output(nodeName: string, runIndex?: number): Array<Record<string, any>>;
+}
+export declare class N8nRest {
+	constructor(baseUrl: string);
+	baseUrl: string;
+	cookies: Map<string, string>;
+	browserId: string;
+	ownerCreated?: boolean;
+	playwrightCookies(): Array<{ name: string; value: string; domain: string; path: string }>;
+	request(method: string, urlPath: string, body?: unknown, opts?: { headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+	call(method: string, urlPath: string, body?: unknown, opts?: { headers?: Record<string, string> }): Promise<any>;
+	setupOwner(owner?: Owner): Promise<any>;
+	login(email?: string, password?: string): Promise<any>;
+	currentUser(): Promise<any>;
+	testCredential(credentials: { id?: string; name: string; type: string; data: Record<string, unknown> }): Promise<{ status: 'OK' | 'Error'; message: string }>;
+	testSavedCredential(id: string): Promise<{ status: 'OK' | 'Error'; message: string }>;
+	getWorkflow(id: string): Promise<any>;
+	getExecution(id: string): Promise<any>;
+	getExecutionRun(id: string): Promise<ExecutionRun>;
+	runWorkflow(id: string, triggerName?: string): Promise<{ executionId: string }>;
+	waitForExecution(executionId: string, opts?: { timeoutMs?: number }): Promise<any>;
+}
+export declare function setupOwnerAndLogin(instance: { baseUrl: string }, owner?: Owner): Promise<N8nRest>;
+
+export declare const CHROMIUM: string;
+export declare const CHROMIUM_ARGS: string[];
+export interface BrowserSession {
+	context: BrowserContext;
+	page: Page;
+	userDataDir: string;
+	consoleErrors: string[];
+	close(): Promise<void>;
+}
+export declare function launchBrowser(opts?: { viewport?: { width: number; height: number } }): Promise<BrowserSession>;
+export declare function screenshot(page: Page, name: string, opts?: object): Promise<string>;
+export declare function signInThroughUi(page: Page, baseUrl: string, owner: { email: string; password: string }): Promise<void>;
+export declare function openWorkflow(page: Page, baseUrl: string, workflowId: string): Promise<void>;
+export declare function canvasNode(page: Page, nodeName: string): Locator;
+export declare function openNodePanel(page: Page, nodeName: string): Promise<Locator>;
+export declare function parameterInput(page: Page, name: string): Locator;
+export declare function openOptions(page: Page, name: string): Promise<string[]>;
+export declare function closeNodePanel(page: Page): Promise<void>;
+export declare function runWorkflowFromEditor(
+	page: Page,
+	opts?: { expectNodes?: string[]; timeoutMs?: number },
+): Promise<{ request: any; executionId: string }>;
