@@ -196,9 +196,10 @@ function explain(
 			description: [serverText(body), ...fieldLines(apiError.details)].filter(Boolean).join('\n'),
 		};
 	}
+	// The network code stays out of the message: n8n would replace a message containing it with a generic one.
 	return {
-		message: `Could not reach the LBA service for ${what}${failure.networkCode ? ` (${failure.networkCode})` : ''}${tries}`,
-		description: `Check the Base URL in the credential and that the service is running.${notRetried}`,
+		message: `Could not reach the LBA service for ${what}${tries}`,
+		description: `${failure.networkCode ? `Network error ${failure.networkCode}. ` : ''}Check the Base URL in the credential and that the service is running.${notRetried}`,
 	};
 }
 

@@ -38,7 +38,10 @@ describe('LBA Ads API credential (access token)', () => {
 		const result = await runNode(context, productsOnce, [{}], {
 			credentials: { lbaAdsApi: { baseUrl: 'http://127.0.0.1:9', accessToken: context.token } },
 		});
-		expect(errorOf(result)?.message).toBe('Could not reach the LBA service for GET /io/products (ECONNREFUSED) after 4 attempts');
+		expect(errorOf(result)).toMatchObject({
+			message: 'Could not reach the LBA service for GET /io/products after 4 attempts',
+			description: expect.stringMatching(/^Network error ECONNREFUSED\. Check the Base URL/),
+		});
 	});
 });
 
