@@ -1,0 +1,224 @@
+// The /_sandbox/ control API: received campaigns, recent requests and programmed faults.
+
+import { Sandbox, call, expectSchema, rawRequest, sleep, startTestSandbox, validCampaign } from './helpers';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset'));
+
+async function addFault(fault: Record<string, unknown>): Promise<string> {
+  const reply = await call(sandbox, 'POST', '/_sandbox/faults', { json: fault });
+  expect(reply.status).toBe(201);
+  return reply.json.id;
+}
+
+async function campaigns() {
+  return (await call(sandbox, 'GET', '/_sandbox/campaigns')).json.campaigns;
+}
+
+async function requests() {
+  return (await call(sandbox, 'GET', '/_sandbox/requests')).json.requests;
+}
+
+function createCampaign(options: { undocumented?: boolean } = {}) {
+  return call(sandbox, 'POST', '/lba/campaign', { json: validCampaign(), ...options });
+}
+
+describe('received campaigns', () => {
+  test('are listed oldest first and DELETE forgets them', async () => {
+    const first = await call(sandbox, 'POST', '/lba/campaign', { json: validCampaign({ name: 'first' }) });
+    const second = await call(sandbox, 'POST', '/lba/campaign', { json: validCampaign({ name: 'second' }) });
+    const listed = await campaigns();
+    expect(listed.map((c: { campaignId: string }) => c.campaignId)).toEqual([first.json.campaignId, second.json.campaignId]);
+    expect(listed[1].request.name).toBe('second');
+
+    const deleted = await call(sandbox, 'DELETE', '/_sandbox/campaigns');
+    expect(deleted.json).toEqual({ deleted: 2 });
+    expect(await campaigns()).toEqual([]);
+  });
+});
+
+describe('recent requests', () => {
+  test('record method, path, query, headers (authorization redacted), body and status, oldest first', async () => {
+    await call(sandbox, 'GET', '/io/location?latlng=-6.9175,107.6191&extra=a&extra=b');
+    await call(sandbox, 'GET', '/io/products', { token: 'wrong' });
+    await createCampaign();
+    const list = await requests();
+    expect(list.map((r: { path: string; status: number }) => [r.path, r.status])).toEqual([
+      ['/io/location', 200],
+      ['/io/products', 401],
+      ['/lba/campaign', 200],
+    ]);
+    expect(list[0].method).toBe('GET');
+    expect(list[0].query).toEqual({ latlng: '-6.9175,107.6191', extra: ['a', 'b'] });
+    expect(list[0].body).toBeNull();
+    expect(list[1].headers.authorization).toBe('Bearer [redacted]');
+    expect(JSON.stringify(list)).not.toContain(sandbox.tokens[0]);
+    expect(list[2].body).toEqual(validCampaign());
+    for (const entry of list) expect(Date.parse(entry.at)).not.toBeNaN();
+  });
+
+  test('do not include control requests', async () => {
+    await call(sandbox, 'GET', '/_sandbox/campaigns');
+    await call(sandbox, 'GET', '/_sandbox/faults');
+    expect(await requests()).toEqual([]);
+  });
+
+  test('keep only the last 1000', async () => {
+    for (let i = 0; i < 1005; i++) await rawRequest(`${sandbox.url}/nowhere-${i}`, 'GET');
+    const list = await requests();
+    expect(list).toHaveLength(1000);
+    expect(list[0].path).toBe('/nowhere-5');
+    expect(list[999].path).toBe('/nowhere-1004');
+  });
+
+  test('a body that is not JSON is kept as text', async () => {
+    await call(sandbox, 'POST', '/lba/campaign', { body: 'hello', headers: { 'Content-Type': 'text/plain' } });
+    expect((await requests())[0].body).toBe('hello');
+  });
+});
+
+describe('faults', () => {
+  test('when "before", a status and body replace the handling: nothing is created, the attempt is recorded', async () => {
+    await addFault({ method: 'POST', path: '/lba/campaign', status: 503, body: { down: true } });
+    const reply = await createCampaign({ undocumented: true });
+    expect(reply.status).toBe(503);
+    expect(reply.json).toEqual({ down: true });
+    expect(await campaigns()).toEqual([]);
+    const list = await requests();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ method: 'POST', path: '/lba/campaign', status: 503 });
+
+    // Used up: the next request is handled normally.
+    expect((await createCampaign()).status).toBe(200);
+  });
+
+  test('429 with Retry-After', async () => {
+    await addFault({ path: '/io/products', status: 429, headers: { 'Retry-After': '2' } });
+    const reply = await call(sandbox, 'GET', '/io/products', { undocumented: true });
+    expect(reply.status).toBe(429);
+    expect(reply.headers['retry-after']).toBe('2');
+    // Without a body of its own the fault answers a SandboxError.
+    expectSchema(reply.json, 'components', 'schemas', 'SandboxError');
+    expect(reply.json.error.code).toBe('SANDBOX_FAULT');
+  });
+
+  test('when "after", the campaign IS created and journalled, then the status replaces the answer', async () => {
+    await addFault({ method: 'POST', path: '/lba/campaign', when: 'after', status: 500 });
+    const reply = await createCampaign({ undocumented: true });
+    expect(reply.status).toBe(500);
+    expect(await campaigns()).toHaveLength(1);
+    expect((await requests())[0].status).toBe(500);
+  });
+
+  test('drop before: the connection is cut, nothing is created, status "dropped"', async () => {
+    await addFault({ method: 'POST', path: '/lba/campaign', drop: true });
+    await expect(createCampaign()).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect(await campaigns()).toEqual([]);
+    const list = await requests();
+    expect(list).toHaveLength(1);
+    expect(list[0].status).toBe('dropped');
+  });
+
+  test('drop after: the connection is cut but the campaign was created', async () => {
+    await addFault({ method: 'POST', path: '/lba/campaign', drop: true, when: 'after' });
+    await expect(createCampaign()).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect(await campaigns()).toHaveLength(1);
+    expect((await requests())[0].status).toBe('dropped');
+  });
+
+  test('latency only: the normal answer comes late', async () => {
+    await addFault({ path: '/io/products', latencyMs: 300 });
+    const started = Date.now();
+    const reply = await call(sandbox, 'GET', '/io/products');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(reply.status).toBe(200);
+    const quick = Date.now();
+    await call(sandbox, 'GET', '/io/products');
+    expect(Date.now() - quick).toBeLessThan(290);
+  });
+
+  test('latency with a status delays the fault answer', async () => {
+    await addFault({ path: '/io/products', latencyMs: 200, status: 502 });
+    const started = Date.now();
+    const reply = await call(sandbox, 'GET', '/io/products', { undocumented: true });
+    expect(reply.status).toBe(502);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  test('times counts down, and only matching method and path are faulted', async () => {
+    await addFault({ method: 'get', path: '/io/products', status: 503, times: 2 });
+    expect((await call(sandbox, 'GET', '/io/location?latlng=0,0')).status).not.toBe(503);
+    expect((await call(sandbox, 'POST', '/io/products')).status).toBe(405);
+    expect((await call(sandbox, 'GET', '/io/products', { undocumented: true })).status).toBe(503);
+    const pending = (await call(sandbox, 'GET', '/_sandbox/faults')).json.faults;
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ method: 'GET', path: '/io/products', times: 1 });
+    expect((await call(sandbox, 'GET', '/io/products', { undocumented: true })).status).toBe(503);
+    expect((await call(sandbox, 'GET', '/io/products')).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/_sandbox/faults')).json.faults).toEqual([]);
+  });
+
+  test('faults are used oldest first; a fault without method or path matches any API request', async () => {
+    const first = await addFault({ status: 502 });
+    const second = await addFault({ status: 504 });
+    expect((await call(sandbox, 'GET', '/_sandbox/faults')).json.faults.map((f: { id: string }) => f.id)).toEqual([first, second]);
+    expect((await call(sandbox, 'GET', '/nowhere', { undocumented: true })).status).toBe(502);
+    expect((await call(sandbox, 'GET', '/io/products', { undocumented: true })).status).toBe(504);
+  });
+
+  test('control requests are never faulted', async () => {
+    await addFault({ status: 500, times: 10 });
+    expect((await call(sandbox, 'GET', '/_sandbox/campaigns')).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/_sandbox/faults')).json.faults[0].times).toBe(10);
+  });
+
+  test('DELETE clears pending faults', async () => {
+    await addFault({ status: 500 });
+    await addFault({ drop: true });
+    expect((await call(sandbox, 'DELETE', '/_sandbox/faults')).json).toEqual({ deleted: 2 });
+    expect((await call(sandbox, 'GET', '/io/products')).status).toBe(200);
+  });
+
+  test.each([
+    ['no effect', {}],
+    ['an unknown field', { status: 500, colour: 'red' }],
+    ['times 0', { status: 500, times: 0 }],
+    ['a status out of range', { status: 99 }],
+    ['an unknown "when"', { status: 500, when: 'during' }],
+    ['a relative path', { status: 500, path: 'io/products' }],
+    ['non-string headers', { status: 500, headers: { 'Retry-After': 2 } }],
+  ])('an invalid fault (%s) -> 400 with details', async (_label, fault) => {
+    const reply = await call(sandbox, 'POST', '/_sandbox/faults', { json: fault });
+    expect(reply.status).toBe(400);
+    expect(reply.json.error.details.length).toBeGreaterThan(0);
+    expect((await call(sandbox, 'GET', '/_sandbox/faults')).json.faults).toEqual([]);
+  });
+});
+
+describe('POST /_sandbox/reset', () => {
+  test('clears campaigns, requests and faults', async () => {
+    await createCampaign();
+    await addFault({ status: 500, path: '/io/products' });
+    expect((await call(sandbox, 'POST', '/_sandbox/reset')).json).toEqual({ reset: true });
+    expect(await campaigns()).toEqual([]);
+    expect(await requests()).toEqual([]);
+    expect((await call(sandbox, 'GET', '/_sandbox/faults')).json.faults).toEqual([]);
+  });
+});
+
+describe('close()', () => {
+  test('ends a request that is waiting on a long fault latency without hanging', async () => {
+    const other = await startTestSandbox();
+    await call(other, 'POST', '/_sandbox/faults', { json: { latencyMs: 60000 } });
+    const pending = call(other, 'GET', '/io/products', { undocumented: true }).catch((error) => error);
+    await sleep(50);
+    const started = Date.now();
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(String(await pending)).toMatch(/socket hang up|ECONNRESET/);
+  });
+});

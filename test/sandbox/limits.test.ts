@@ -1,0 +1,172 @@
+// Limits and bad input: 413 over 1 MiB, 404, timeouts, malformed HTTP; JSON every time,
+// and the server keeps running whatever it is sent.
+
+import * as net from 'node:net';
+import { Sandbox, call, expectSchema, rawRequest, startTestSandbox, validCampaign } from './helpers';
+
+const MIB = 1024 * 1024;
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset'));
+
+/** Writes raw bytes on a fresh connection and collects what comes back until the server closes. */
+function rawExchange(data: string | Buffer, { endInput = false, timeoutMs = 5000 } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(sandbox.port, sandbox.host);
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close within ${timeoutMs} ms; got ${Buffer.concat(chunks).toString()}`));
+    }, timeoutMs);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => {}); // a reset after the answer is fine
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    socket.write(data);
+    if (endInput) socket.end();
+  });
+}
+
+function parseRawResponse(text: string): { status: number; headers: string; body: unknown } {
+  const [head, ...rest] = text.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(rest.join('\r\n\r\n')) };
+}
+
+/** A valid campaign padded with spaces to exactly `size` bytes of JSON. */
+function campaignOfSize(size: number): string {
+  const json = JSON.stringify(validCampaign());
+  return json.slice(0, -1) + ' '.repeat(size - json.length) + '}';
+}
+
+describe('body size', () => {
+  test('a campaign of exactly 1 MiB is accepted', async () => {
+    const body = campaignOfSize(MIB);
+    expect(Buffer.byteLength(body)).toBe(MIB);
+    const reply = await call(sandbox, 'POST', '/lba/campaign', { body, headers: { 'Content-Type': 'application/json' } });
+    expect(reply.status).toBe(200);
+  });
+
+  test('one byte more -> 413 JSON, nothing created, the attempt recorded', async () => {
+    const reply = await call(sandbox, 'POST', '/lba/campaign', { body: campaignOfSize(MIB + 1), headers: { 'Content-Type': 'application/json' } });
+    expect(reply.status).toBe(413);
+    expect(reply.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect((await call(sandbox, 'GET', '/_sandbox/campaigns')).json.campaigns).toEqual([]);
+    const [entry] = (await call(sandbox, 'GET', '/_sandbox/requests')).json.requests;
+    expect(entry).toMatchObject({ path: '/lba/campaign', status: 413 });
+  });
+
+  test('an oversized chunked body (no Content-Length) -> 413', async () => {
+    const reply = await call(sandbox, 'POST', '/lba/campaign', {
+      body: campaignOfSize(2 * MIB),
+      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+    });
+    expect(reply.status).toBe(413);
+  });
+
+  test('a huge declared Content-Length -> 413 at once and the connection is closed', async () => {
+    const text = await rawExchange(
+      `POST /lba/campaign HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${100 * MIB}\r\n\r\n{"name":`,
+    );
+    const response = parseRawResponse(text);
+    expect(response.status).toBe(413);
+    expectSchema(response.body, 'components', 'schemas', 'SandboxError');
+  });
+
+  test('the oversize limit also guards the token endpoint', async () => {
+    const reply = await call(sandbox, 'POST', '/oauth/token', {
+      token: null,
+      body: 'grant_type=client_credentials&pad=' + 'x'.repeat(MIB),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(reply.status).toBe(413);
+  });
+});
+
+describe('unknown paths', () => {
+  test.each(['/', '/lba', '/lba/campaign/extra', '/io/location/', '/IO/PRODUCTS', '/_sandbox/unknown', '/../etc/passwd'])(
+    '%s -> 404 JSON',
+    async (route) => {
+      const reply = await call(sandbox, 'GET', route);
+      expect(reply.status).toBe(404);
+      expect(reply.json.error.code).toBe('NOT_FOUND');
+    },
+  );
+
+  test('an unknown path needs no token to get its 404', async () => {
+    expect((await call(sandbox, 'GET', '/nothing', { token: null })).status).toBe(404);
+  });
+});
+
+describe('timeouts and malformed HTTP', () => {
+  test('headers not finished in time -> 408 JSON and the connection is closed', async () => {
+    const started = Date.now();
+    const response = parseRawResponse(await rawExchange('GET /io/products HTTP/1.1\r\nHost: x\r\n'));
+    expect(response.status).toBe(408);
+    expect(response.headers).toContain('content-type: application/json');
+    expectSchema(response.body, 'components', 'schemas', 'SandboxError');
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test('a body not finished in time -> 408 JSON, nothing created', async () => {
+    const response = parseRawResponse(
+      await rawExchange('POST /lba/campaign HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":'),
+    );
+    expect(response.status).toBe(408);
+    expectSchema(response.body, 'components', 'schemas', 'SandboxError');
+    expect((await call(sandbox, 'GET', '/_sandbox/campaigns')).json.campaigns).toEqual([]);
+  });
+
+  test('garbage instead of HTTP -> 400 JSON', async () => {
+    const response = parseRawResponse(await rawExchange('HELLO THERE\r\n\r\n'));
+    expect(response.status).toBe(400);
+    expectSchema(response.body, 'components', 'schemas', 'SandboxError');
+  });
+
+  test('headers over the size limit -> 431 JSON', async () => {
+    const response = parseRawResponse(await rawExchange(`GET /io/products HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70000)}\r\n\r\n`));
+    expect(response.status).toBe(431);
+    expectSchema(response.body, 'components', 'schemas', 'SandboxError');
+  });
+});
+
+describe('robustness', () => {
+  test('odd requests get JSON answers and the server keeps working', async () => {
+    const odd: [string, string, Record<string, string>, string | Buffer | undefined][] = [
+      ['POST', '/lba/campaign', { 'Content-Type': 'application/json' }, Buffer.from([0xff, 0xfe, 0x00, 0x7b])],
+      ['POST', '/lba/campaign', { 'Content-Type': 'application/json' }, '{"name": "\u0000\ud800"}'],
+      ['POST', '/lba/campaign', { 'Content-Type': 'application/json' }, '9'.repeat(5000)],
+      ['POST', '/lba/campaign', { 'Content-Type': 'application/json' }, JSON.stringify({ __proto__: { x: 1 }, constructor: 1 })],
+      ['POST', '/lba/campaign', { 'Content-Type': 'application/json' }, '['.repeat(100000)],
+      ['GET', '/io/location?latlng=%E0%A4%A', {}, undefined],
+      ['GET', '/io/location?latlng=' + '1'.repeat(5000) + ',1', {}, undefined],
+      ['GET', '/io/location?latlng=NaN,NaN', {}, undefined],
+      ['GET', '/io/location?latlng=Infinity,0', {}, undefined],
+      ['DELETE', '/io/products', {}, undefined],
+      ['PATCH', '/_sandbox/faults', {}, undefined],
+      ['POST', '/_sandbox/faults', { 'Content-Type': 'application/json' }, '{"status": 500, "times": 1e400}'],
+      ['GET', '/%%%', {}, undefined],
+    ];
+    for (const [method, route, headers, body] of odd) {
+      const reply = await rawRequest(sandbox.url + route, method, { Authorization: `Bearer ${sandbox.tokens[0]}`, ...headers }, body);
+      expect(reply.status).toBeGreaterThanOrEqual(400);
+      expect(reply.status).toBeLessThan(500);
+      expect(reply.headers['content-type']).toMatch(/^application\/json/);
+      expect(reply.json).toBeDefined();
+    }
+    expect((await call(sandbox, 'GET', '/io/products')).status).toBe(200);
+  });
+
+  test('a client that disconnects mid-body does not disturb the server', async () => {
+    const socket = net.connect(sandbox.port, sandbox.host);
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write('POST /lba/campaign HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na');
+    socket.destroy();
+    expect((await call(sandbox, 'GET', '/io/products')).status).toBe(200);
+  });
+});
