@@ -1,6 +1,6 @@
 'use strict';
 // One handler per operationId of openapi.yaml. A handler gets
-// { req, op, raw, query } and returns a reply (see http-util.js).
+// { req, op, raw, query, allow } and returns a reply (see http-util.js).
 
 const { jsonReply, errorReply, mediaType } = require('./http-util');
 const { issueTokenReply } = require('./auth');

@@ -93,6 +93,7 @@ async function startSandbox(options = {}) {
   };
   await context.campaigns.open();
   const routes = buildRoutes(compileOperations(doc, ajv), createHandlers(context));
+  const allowByPath = new Map([...routes.keys()].map((routePath) => [routePath, allowedMethods(doc, routePath)]));
 
   let closed = false;
   const pendingSleeps = new Set();
@@ -107,12 +108,10 @@ async function startSandbox(options = {}) {
     const methods = routes.get(pathname);
     if (!methods) return errorReply(404, 'NOT_FOUND', `No resource at ${pathname}.`);
     const op = methods.get(req.method);
-    if (!op) {
-      const allow = allowedMethods(doc, pathname);
-      return errorReply(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname}.`, { headers: { Allow: allow } });
-    }
+    const allow = allowByPath.get(pathname);
+    if (!op) return errorReply(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname}.`, { headers: { Allow: allow } });
     if (op.needsToken && !context.tokens.isValid(bearerToken(req.headers.authorization))) return invalidTokenReply();
-    return op.handler({ req, op, raw, query, allow: allowedMethods(doc, pathname) });
+    return op.handler({ req, op, raw, query, allow });
   }
 
   function faultReply(fault) {
