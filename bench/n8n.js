@@ -1,0 +1,219 @@
+'use strict';
+// P1 (node throughput) and P2 (memory) in a real n8n 2.40.7, driven through the n8n CLI
+// with the e2e lib: temp user folder, our package and the bench's own package installed
+// as community packages, workflows imported once, `n8n execute --id` per round.
+//
+// Timing: every contender is a node of ONE workflow execution, all fed by the same input
+// node. n8n records each node's own executionTime in runData, so n8n's start-up, the
+// input generation and the final JSON dump are not in any figure. The contenders' order
+// (v1 execution order follows canvas position) is rotated from round to round.
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+const e2e = require('../test/e2e/lib');
+
+const REPO = path.resolve(__dirname, '..');
+const TOKEN = 'lba-bench-token';
+
+const CRED_LBA = { id: 'benchLbaCredential', name: 'LBA sandbox (bench)' };
+const CRED_BEARER = { id: 'benchBearerCredential', name: 'Bearer (bench)' };
+
+/** Builds the package, packs it and the bench package, installs both in a fresh user folder. */
+async function prepareN8n(log) {
+	log('building the node package (npm run build)...');
+	execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'], env: e2e.node24Env() });
+	const folder = e2e.makeUserFolder('lba-bench-n8n-');
+	const packs = path.join(folder.dir, 'packs');
+	log(`installing both packages into ${folder.nodesDir}...`);
+	for (const dir of [REPO, path.join(__dirname, 'floor-package')]) {
+		await e2e.installCommunityPackage(folder, await e2e.packPackage(dir, packs));
+	}
+	return folder;
+}
+
+async function importCredentials(folder, sandboxUrl) {
+	await e2e.importCredentials(folder, [
+		{ ...CRED_LBA, type: 'lbaAdsApi', data: { baseUrl: sandboxUrl, accessToken: TOKEN } },
+		{ ...CRED_BEARER, type: 'httpBearerAuth', data: { token: TOKEN } },
+	]);
+}
+
+// ---- workflows -------------------------------------------------------------------------
+
+const node = (name, type, typeVersion, parameters, position, credentials) => ({
+	id: `00000000-0000-4000-8000-${String(Math.abs(hash(name))).padStart(12, '0').slice(0, 12)}`,
+	name,
+	type,
+	typeVersion,
+	position,
+	parameters,
+	...(credentials ? { credentials } : {}),
+});
+
+function hash(text) {
+	let h = 0;
+	for (const ch of text) h = (h * 31 + ch.charCodeAt(0)) | 0;
+	return h;
+}
+
+const TRIGGER = 'Start';
+const INPUT = 'Input items';
+const LBA = 'LBA Ads';
+const HTTP = 'HTTP Request';
+const FLOOR = 'Engine floor';
+const SPLIT = 'Split Out';
+
+function workflow(id, name, nodes, edges) {
+	const connections = {};
+	for (const [from, to] of edges) {
+		connections[from] = connections[from] || { main: [[]] };
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	}
+	return {
+		id,
+		name,
+		nodes,
+		connections,
+		active: false,
+		// Nothing of these runs goes to the database: n8n would spend seconds serialising 10,000 items.
+		settings: {
+			executionOrder: 'v1',
+			timezone: 'Asia/Jakarta',
+			saveDataSuccessExecution: 'none',
+			saveDataErrorExecution: 'all',
+			saveManualExecutions: false,
+			saveExecutionProgress: false,
+		},
+		pinData: {},
+	};
+}
+
+/** HTTP Request configured as a user would: bearer credential, expressions in query or JSON body. */
+function httpRequest(extra) {
+	return { authentication: 'genericCredentialType', genericAuthType: 'httpBearerAuth', options: {}, ...extra };
+}
+
+const CAMPAIGN_JSON_BODY = `={
+  "name": "{{ $json.name }}",
+  "description": "{{ $json.description }}",
+  "categoryId": 10,
+  "channels": [
+${['tsel', 'isat', 'xl']
+	.map(
+		(telco) =>
+			`    { "sender": "WARUNGKITA", "locationId": {{ $json.locationId }}, "smsQty": 1000, "message": "Promo {{ $json.city }}", "startDate": "{{ $json.start }}", "endDate": "{{ $json.end }}", "telcoId": "${telco}" }`,
+	)
+	.join(',\n')}
+  ]
+}`;
+
+const CAMPAIGN_CHANNELS = {
+	channel: ['tsel', 'isat', 'xl'].map((telcoId) => ({
+		sender: 'WARUNGKITA',
+		locationId: '={{ $json.locationId }}',
+		smsQty: 1000,
+		message: '=Promo {{ $json.city }}',
+		startDate: '={{ $json.start }}',
+		endDate: '={{ $json.end }}',
+		telcoId,
+	})),
+};
+
+/** P1 workflow: input node -> [LBA, HTTP Request, floor] in the given top-to-bottom order. */
+function throughputWorkflow(id, scenario, order, sandboxUrl) {
+	const geocode = scenario.kind === 'geocode';
+	const lbaParams = geocode
+		? { resource: 'location', operation: 'reverseGeocode', latitude: '={{ $json.lat }}', longitude: '={{ $json.lng }}', output: 'simplified', options: {} }
+		: {
+				resource: 'campaign',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				campaignDescription: '={{ $json.description }}',
+				categoryId: 10,
+				channelsInput: 'fields',
+				channels: CAMPAIGN_CHANNELS,
+				options: {},
+			};
+	const floorParams = { ...lbaParams };
+	delete floorParams.resource;
+	const httpParams = geocode
+		? httpRequest({
+				method: 'GET',
+				url: `${sandboxUrl}/io/location`,
+				sendQuery: true,
+				specifyQuery: 'keypair',
+				queryParameters: { parameters: [{ name: 'latlng', value: '={{ $json.lat }},{{ $json.lng }}' }] },
+			})
+		: httpRequest({
+				method: 'POST',
+				url: `${sandboxUrl}/lba/campaign`,
+				sendBody: true,
+				contentType: 'json',
+				specifyBody: 'json',
+				jsonBody: CAMPAIGN_JSON_BODY,
+			});
+	const contenders = {
+		[LBA]: ['n8n-nodes-lba-ads.lbaAds', 1, lbaParams, { lbaAdsApi: CRED_LBA }],
+		[HTTP]: ['n8n-nodes-base.httpRequest', 4.2, httpParams, { httpBearerAuth: CRED_BEARER }],
+		[FLOOR]: ['n8n-nodes-lba-bench.benchFloor', 1, floorParams],
+	};
+	const nodes = [
+		node(TRIGGER, 'n8n-nodes-base.manualTrigger', 1, {}, [0, 0]),
+		node(INPUT, 'n8n-nodes-lba-bench.benchItems', 1, { count: scenario.items, kind: geocode ? 'points' : 'campaigns' }, [200, 0]),
+		...order.map((name, rank) => {
+			const [type, version, params, creds] = contenders[name];
+			return node(name, type, version, params, [500, rank * 200], creds);
+		}),
+	];
+	return workflow(id, `bench ${scenario.key} ${order.join(' > ')}`, nodes, [
+		[TRIGGER, INPUT],
+		...order.map((name) => [INPUT, name]),
+	]);
+}
+
+/** P2 workflows: probe start -> contender path -> probe end, one contender per execution. */
+function memoryWorkflow(id, contender, sandboxUrl) {
+	const probe = (name, mode, x) => node(name, 'n8n-nodes-lba-bench.benchProbe', 1, { mode }, [x, 0]);
+	const path_ =
+		contender === 'lba'
+			? [node(LBA, 'n8n-nodes-lba-ads.lbaAds', 1, { resource: 'product', operation: 'getMany', returnAll: true, simplify: true }, [400, 0], { lbaAdsApi: CRED_LBA })]
+			: [
+					node(HTTP, 'n8n-nodes-base.httpRequest', 4.2, httpRequest({ method: 'GET', url: `${sandboxUrl}/io/products` }), [400, 0], { httpBearerAuth: CRED_BEARER }),
+					node(SPLIT, 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'results', include: 'noOtherFields', options: {} }, [600, 0]),
+				];
+	const nodes = [node(TRIGGER, 'n8n-nodes-base.manualTrigger', 1, {}, [0, 0]), probe('Probe start', 'start', 200), ...path_, probe('Probe end', 'end', 800)];
+	const chain = nodes.map((n) => n.name);
+	return workflow(id, `bench memory ${contender}`, nodes, chain.slice(1).map((name, i) => [chain[i], name]));
+}
+
+// ---- running ---------------------------------------------------------------------------
+
+/** Runs one imported workflow; returns runData (throws with n8n's error if any node failed). */
+async function execute(folder, id, env = {}) {
+	const started = Date.now();
+	const res = await e2e.executeWorkflow(folder, id, { timeoutMs: 600000, env });
+	if (!res.ok) {
+		const message = res.error ? `${res.error.message} ${res.error.description || ''}` : res.stderr.slice(-2000);
+		throw new Error(`n8n execute ${id} failed: ${message}`);
+	}
+	return { runData: res.run.data.resultData.runData, wallMs: Date.now() - started };
+}
+
+function nodeRun(runData, name) {
+	const run = runData[name] && runData[name][0];
+	if (!run) throw new Error(`node ${name} did not run`);
+	const items = (run.data && run.data.main && run.data.main[0]) || [];
+	return { ms: run.executionTime, startTime: run.startTime, items };
+}
+
+module.exports = {
+	TOKEN,
+	prepareN8n,
+	importCredentials,
+	throughputWorkflow,
+	memoryWorkflow,
+	execute,
+	nodeRun,
+	names: { LBA, HTTP, FLOOR, SPLIT },
+};
