@@ -29,8 +29,10 @@ function sameSecret(a, b) {
 }
 
 class TokenStore {
-  constructor({ tokens, clientId, clientSecret, tokenTtlSeconds }) {
+  constructor({ tokens, clientId, clientSecret, tokenTtlSeconds, tokenType = 'Bearer' }) {
     this.staticTokens = new Set(tokens);
+    // The real service (Apigee) may answer token_type "BearerToken"; --token-type reproduces it.
+    this.tokenType = tokenType;
     this.clientId = clientId;
     this.clientSecret = clientSecret;
     this.ttlSeconds = tokenTtlSeconds;
@@ -104,7 +106,7 @@ function issueTokenReply(store, authorization, form) {
   }
   return jsonReply(
     200,
-    { access_token: store.issue(), token_type: 'Bearer', expires_in: store.ttlSeconds },
+    { access_token: store.issue(), token_type: store.tokenType, expires_in: store.ttlSeconds },
     { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
   );
 }

@@ -21,6 +21,7 @@ const DEFAULTS = {
   clientId: 'lba-sandbox-client',
   clientSecret: 'lba-sandbox-secret',
   tokenTtlSeconds: 3600,
+  tokenType: 'Bearer',
   dataDir: undefined,
   productsScale: 1,
   quiet: false,
@@ -38,6 +39,7 @@ function checkSettings(s) {
   }
   if (!s.clientId || !s.clientSecret) throw new Error('clientId and clientSecret must not be empty');
   if (!wholeNumber(s.tokenTtlSeconds, 1, 31536000)) throw new Error('tokenTtlSeconds must be a whole number of seconds, at least 1');
+  if (!['Bearer', 'BearerToken'].includes(s.tokenType)) throw new Error('tokenType must be Bearer or BearerToken');
   if (!wholeNumber(s.productsScale, 1, 100000)) throw new Error('productsScale must be a whole number from 1');
   if (!wholeNumber(s.headersTimeoutMs, 1, 3600000) || !wholeNumber(s.requestTimeoutMs, 1, 3600000)) {
     throw new Error('headersTimeoutMs and requestTimeoutMs must be positive whole numbers');
@@ -258,6 +260,7 @@ const USAGE = `Usage: node sandbox/server.js [options]
   --client-id ID       OAuth2 client id (default lba-sandbox-client)           env LBA_SANDBOX_CLIENT_ID
   --client-secret S    OAuth2 client secret (default lba-sandbox-secret)       env LBA_SANDBOX_CLIENT_SECRET
   --token-ttl SECONDS  lifetime of issued tokens (default 3600)                env LBA_SANDBOX_TOKEN_TTL
+  --token-type TYPE    token_type of issued tokens: Bearer or BearerToken (Apigee) env LBA_SANDBOX_TOKEN_TYPE
   --data-dir DIR       keep received campaigns in DIR/campaigns.jsonl          env LBA_SANDBOX_DATA_DIR
   --products-scale N   repeat the product catalogue N times (default 1)        env LBA_SANDBOX_PRODUCTS_SCALE
   --quiet              print only the "listening" line                         env LBA_SANDBOX_QUIET=1
@@ -275,6 +278,7 @@ function optionsFromCommandLine(args, env) {
       'client-id': { type: 'string' },
       'client-secret': { type: 'string' },
       'token-ttl': { type: 'string' },
+      'token-type': { type: 'string' },
       'data-dir': { type: 'string' },
       'products-scale': { type: 'string' },
       quiet: { type: 'boolean' },
@@ -290,6 +294,7 @@ function optionsFromCommandLine(args, env) {
     clientId: values['client-id'] ?? (env.LBA_SANDBOX_CLIENT_ID || undefined),
     clientSecret: values['client-secret'] ?? (env.LBA_SANDBOX_CLIENT_SECRET || undefined),
     tokenTtlSeconds: number(values['token-ttl'] ?? env.LBA_SANDBOX_TOKEN_TTL),
+    tokenType: values['token-type'] ?? (env.LBA_SANDBOX_TOKEN_TYPE || undefined),
     dataDir: values['data-dir'] ?? (env.LBA_SANDBOX_DATA_DIR || undefined),
     productsScale: number(values['products-scale'] ?? env.LBA_SANDBOX_PRODUCTS_SCALE),
     quiet: values.quiet ?? ['1', 'true', 'yes'].includes(String(env.LBA_SANDBOX_QUIET).toLowerCase()),

@@ -120,3 +120,21 @@ describe('the access token never leaks', () => {
 		}
 	});
 });
+
+describe('OAuth2 against a service that answers token_type "BearerToken" (Apigee)', () => {
+	const apigee = useSandbox({ tokenType: 'BearerToken' });
+
+	it('still sends "Authorization: Bearer <token>", never the token in the URL', async () => {
+		const result = await runNode(apigee, { ...productsOnce, authentication: 'oAuth2' }, [{}], {
+			node: { credentials: { lbaAdsOAuth2Api: { id: 'cred-2', name: 'LBA OAuth2' } } },
+			credentials: {
+				lbaAdsOAuth2Api: { baseUrl: apigee.sandbox.url, clientId: apigee.sandbox.clientId, clientSecret: apigee.sandbox.clientSecret },
+			},
+		});
+		expect(errorOf(result)).toBeUndefined();
+		const [tokenRequest, call] = await requests(apigee);
+		expect(tokenRequest.path).toBe('/oauth/token');
+		expect(call.headers.authorization).toBe('Bearer [redacted]');
+		expect(call.query).toEqual({});
+	});
+});
