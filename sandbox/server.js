@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// The LBA API sandbox: an offline server that speaks the API of shared/spec/lba-api.md,
+// The LBA API sandbox: an offline server that speaks the API of docs/lba-api.md,
 // validating requests against openapi.yaml. Run `npm run sandbox -- --help`.
 
 const http = require('node:http');

@@ -14,7 +14,7 @@ const { startSandbox } = require('../../sandbox/server');
 
 export const REPO = path.resolve(__dirname, '../..');
 export const OPENAPI_FILE = path.join(REPO, 'sandbox/openapi.yaml');
-export const SPEC_FILE = path.resolve(REPO, '../shared/spec/lba-api.md');
+export const SPEC_FILE = path.resolve(REPO, 'docs/lba-api.md');
 
 export interface Sandbox {
   url: string;
