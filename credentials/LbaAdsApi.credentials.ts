@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { baseUrlProperty, productsTest } from './common';
+
 export class LbaAdsApi implements ICredentialType {
 	name = 'lbaAdsApi';
 
@@ -16,15 +18,7 @@ export class LbaAdsApi implements ICredentialType {
 	documentationUrl = 'https://github.com/n8n-nodes-lba-ads/n8n-nodes-lba-ads#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'https://api.example.co.id',
-			description: 'Address of the LBA API without a trailing path, e.g. http://127.0.0.1:8080 for the sandbox',
-		},
+		baseUrlProperty,
 		{
 			displayName: 'Access Token',
 			name: 'accessToken',
@@ -45,13 +39,5 @@ export class LbaAdsApi implements ICredentialType {
 		},
 	};
 
-	// The product list is the cheapest call that needs a valid token.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/io/products',
-			method: 'GET',
-			headers: { 'Content-Type': 'application/json' },
-		},
-	};
+	test: ICredentialTestRequest = productsTest;
 }

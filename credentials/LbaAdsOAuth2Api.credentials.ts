@@ -1,5 +1,7 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { baseUrlProperty, productsTest } from './common';
+
 /**
  * Client-credentials grant against <Base URL>/oauth/token, the way the real
  * service issues tokens (Basic client key:secret, grant_type=client_credentials).
@@ -17,15 +19,7 @@ export class LbaAdsOAuth2Api implements ICredentialType {
 	documentationUrl = 'https://github.com/n8n-nodes-lba-ads/n8n-nodes-lba-ads#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'https://api.example.co.id',
-			description: 'Address of the LBA API without a trailing path, e.g. http://127.0.0.1:8080 for the sandbox',
-		},
+		baseUrlProperty,
 		{
 			displayName: 'Grant Type',
 			name: 'grantType',
@@ -59,13 +53,5 @@ export class LbaAdsOAuth2Api implements ICredentialType {
 		},
 	];
 
-	// Without a test of its own n8n only checks that a token is stored; this fetches one and uses it.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/io/products',
-			method: 'GET',
-			headers: { 'Content-Type': 'application/json' },
-		},
-	};
+	test: ICredentialTestRequest = productsTest;
 }

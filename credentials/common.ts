@@ -1,0 +1,22 @@
+import type { ICredentialTestRequest, INodeProperties } from 'n8n-workflow';
+
+/** Shared by both LBA Ads credentials: where the API lives, and how "Test" checks it. */
+export const baseUrlProperty: INodeProperties = {
+	displayName: 'Base URL',
+	name: 'baseUrl',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'https://api.example.co.id',
+	description: 'Address of the LBA API without a trailing path, e.g. http://127.0.0.1:8080 for the sandbox',
+};
+
+// The product list is the cheapest call that needs a valid token.
+export const productsTest: ICredentialTestRequest = {
+	request: {
+		baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+		url: '/io/products',
+		method: 'GET',
+		headers: { 'Content-Type': 'application/json' },
+	},
+};
