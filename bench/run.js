@@ -1,0 +1,240 @@
+'use strict';
+// npm run bench [-- --only=p1,p2,p3] [--rounds=N] [--quick]
+// Runs P3 (sandbox HTTP), P1 (node throughput in real n8n) and P2 (memory in real n8n),
+// prints a table, writes bench/results/latest.json and bench/results/latest.svg.
+// Every figure is a ratio of contenders measured in the same run, per round, then the
+// median with min–max over rounds.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const { runP3 } = require('./p3');
+const { startSandbox } = require('./processes');
+const n8n = require('./n8n');
+const e2e = require('../test/e2e/lib');
+const { renderSvg } = require('./plot');
+
+const { values: flags } = parseArgs({
+	options: {
+		only: { type: 'string', default: 'p1,p2,p3' },
+		rounds: { type: 'string', default: '3' },
+		quick: { type: 'boolean', default: false }, // tiny sizes, to check the bench itself works
+	},
+});
+const only = new Set(flags.only.split(',').map((s) => s.trim().toLowerCase()));
+const rounds = Number(flags.rounds);
+const quick = flags.quick;
+
+const started = Date.now();
+const log = (line) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
+
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	const m = s.length >> 1;
+	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const summary = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), samples: xs });
+
+const P1_SCENARIOS = [
+	{ key: 'geocode', label: 'Reverse Geocode', kind: 'geocode', items: quick ? 500 : 10000 },
+	{ key: 'campaign', label: 'Create Campaign (3 channels)', kind: 'campaign', items: quick ? 100 : 1000 },
+];
+const P2_PRODUCTS = quick ? 1000 : 100000;
+const CATALOGUE_SIZE = 14; // sandbox/products.js CATALOGUE length; checked against the output below
+
+async function runN8nParts(results) {
+	const folder = await n8n.prepareN8n(log);
+	const scale = Math.ceil(P2_PRODUCTS / CATALOGUE_SIZE);
+	const sandbox = await startSandbox({ token: n8n.TOKEN, productsScale: scale });
+	try {
+		await n8n.importCredentials(folder, sandbox.url);
+		const { LBA, HTTP, FLOOR } = n8n.names;
+		const orders = [
+			[LBA, HTTP, FLOOR],
+			[HTTP, FLOOR, LBA],
+			[FLOOR, LBA, HTTP],
+		];
+		// Import everything once: import:workflow costs seconds per call.
+		const workflows = [];
+		for (const scenario of P1_SCENARIOS) {
+			orders.forEach((order, i) => workflows.push(n8n.throughputWorkflow(`bench${scenario.key}${i}`, scenario, order, sandbox.url)));
+		}
+		workflows.push(n8n.memoryWorkflow('benchmemorylba', 'lba', sandbox.url), n8n.memoryWorkflow('benchmemoryhttp', 'http', sandbox.url));
+		log(`importing ${workflows.length} workflows...`);
+		await e2e.importWorkflow(folder, workflows);
+
+		if (only.has('p1')) {
+			results.p1 = {};
+			for (const scenario of P1_SCENARIOS) {
+				const per = { lbaMs: [], httpMs: [], floorMs: [], lbaVsHttp: [], lbaVsFloor: [] };
+				for (let round = 0; round < rounds; round++) {
+					const i = round % orders.length;
+					const { runData, wallMs } = await n8n.execute(folder, `bench${scenario.key}${i}`);
+					const lba = n8n.nodeRun(runData, LBA);
+					const http = n8n.nodeRun(runData, HTTP);
+					const floor = n8n.nodeRun(runData, FLOOR);
+					for (const [name, run] of [[LBA, lba], [HTTP, http], [FLOOR, floor]]) {
+						if (run.items.length !== scenario.items) throw new Error(`${scenario.key}: ${name} returned ${run.items.length} items, expected ${scenario.items}`);
+					}
+					if (scenario.kind === 'geocode' && !lba.items.every((item) => item.json.found === true)) throw new Error('geocode: some points not found');
+					per.lbaMs.push(lba.ms);
+					per.httpMs.push(http.ms);
+					per.floorMs.push(floor.ms);
+					// items/s ratio = inverse time ratio (same item count)
+					per.lbaVsHttp.push(http.ms / lba.ms);
+					per.lbaVsFloor.push(lba.ms / floor.ms);
+					const ran = [[LBA, lba], [HTTP, http], [FLOOR, floor]].sort((a, b) => a[1].startTime - b[1].startTime).map(([n]) => n);
+					log(`P1 ${scenario.key} round ${round + 1}/${rounds} (order ${ran.join(' > ')}): LBA ${lba.ms} ms, HTTP Request ${http.ms} ms, floor ${floor.ms} ms (n8n process ${(wallMs / 1000).toFixed(1)} s)`);
+				}
+				results.p1[scenario.key] = {
+					label: scenario.label,
+					items: scenario.items,
+					lbaItemsPerSec: summary(per.lbaMs.map((ms) => (scenario.items * 1000) / ms)),
+					httpItemsPerSec: summary(per.httpMs.map((ms) => (scenario.items * 1000) / ms)),
+					floorItemsPerSec: summary(per.floorMs.map((ms) => (scenario.items * 1000) / ms)),
+					lbaMs: summary(per.lbaMs),
+					httpMs: summary(per.httpMs),
+					floorMs: summary(per.floorMs),
+					speedupVsHttp: summary(per.lbaVsHttp),
+					timeVsFloor: summary(per.lbaVsFloor),
+				};
+			}
+		}
+
+		if (only.has('p2')) {
+			const per = { lba: [], http: [], ratio: [], lbaHeap: [], httpHeap: [], heapRatio: [], lbaMs: [], httpMs: [] };
+			let products = 0;
+			for (let round = 0; round < rounds; round++) {
+				const pair = round % 2 === 0 ? ['lba', 'http'] : ['http', 'lba'];
+				const got = {};
+				for (const who of pair) {
+					// --expose-gc lets the probe start from a collected heap and measure what stays live.
+					const { runData } = await n8n.execute(folder, who === 'lba' ? 'benchmemorylba' : 'benchmemoryhttp', { NODE_OPTIONS: '--expose-gc' });
+					const probe = n8n.nodeRun(runData, 'Probe end').items[0].json;
+					const ms = who === 'lba' ? n8n.nodeRun(runData, LBA).ms : n8n.nodeRun(runData, HTTP).ms + n8n.nodeRun(runData, n8n.names.SPLIT).ms;
+					products = probe.inputItems;
+					got[who] = { ...probe, ms };
+					log(`P2 round ${round + 1}/${rounds} ${who}: ${probe.inputItems} items, peak RSS +${mb(probe.peakRssDeltaBytes)} MB, live heap +${mb(probe.retainedHeapDeltaBytes)} MB, ${ms} ms`);
+				}
+				if (got.lba.inputItems !== got.http.inputItems) throw new Error(`P2: LBA gave ${got.lba.inputItems} items, HTTP + Split Out ${got.http.inputItems}`);
+				per.lba.push(got.lba.peakRssDeltaBytes);
+				per.http.push(got.http.peakRssDeltaBytes);
+				per.ratio.push(got.lba.peakRssDeltaBytes / got.http.peakRssDeltaBytes);
+				per.lbaHeap.push(got.lba.retainedHeapDeltaBytes);
+				per.httpHeap.push(got.http.retainedHeapDeltaBytes);
+				per.heapRatio.push(got.lba.retainedHeapDeltaBytes / got.http.retainedHeapDeltaBytes);
+				per.lbaMs.push(got.lba.ms);
+				per.httpMs.push(got.http.ms);
+			}
+			results.p2 = {
+				products,
+				lbaPeakRssDeltaBytes: summary(per.lba),
+				httpPeakRssDeltaBytes: summary(per.http),
+				peakRssRatio: summary(per.ratio),
+				lbaLiveHeapDeltaBytes: summary(per.lbaHeap),
+				httpLiveHeapDeltaBytes: summary(per.httpHeap),
+				liveHeapRatio: summary(per.heapRatio),
+				lbaMs: summary(per.lbaMs),
+				httpMs: summary(per.httpMs),
+			};
+		}
+	} finally {
+		await sandbox.stop();
+		folder.cleanup();
+	}
+}
+
+const mb = (bytes) => (bytes / 1048576).toFixed(1);
+const fx = (s, digits = 2) => `${s.median.toFixed(digits)}× (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+const num = (s, f = (x) => Math.round(x).toLocaleString('en-US')) => `${f(s.median)} (${f(s.min)}–${f(s.max)})`;
+
+function p3Summary(raw) {
+	const out = {};
+	for (const { key, label } of raw.endpoints) {
+		const s = raw.samples[key];
+		const rps = (name) => s[name].map((x) => x.rps);
+		out[key] = {
+			label,
+			sandboxRps: summary(rps('sandbox')),
+			prismRps: summary(rps('prism')),
+			bareRps: summary(rps('bare')),
+			sandboxP99Ms: summary(s.sandbox.map((x) => x.p99)),
+			prismP99Ms: summary(s.prism.map((x) => x.p99)),
+			bareP99Ms: summary(s.bare.map((x) => x.p99)),
+			// Same round, same endpoint: these are the figures the targets are about.
+			vsPrism: summary(s.sandbox.map((x, i) => x.rps / s.prism[i].rps)),
+			vsBare: summary(s.sandbox.map((x, i) => x.rps / s.bare[i].rps)),
+		};
+	}
+	return { endpoints: out, seconds: raw.seconds, connections: raw.connections, rounds: raw.rounds };
+}
+
+function table(results) {
+	const rows = [['Figure', 'Ours', 'Peer / limit', 'Ratio, median (min–max)', 'Target']];
+	if (results.p1) {
+		for (const s of Object.values(results.p1)) {
+			rows.push([`P1 ${s.label}, ${s.items.toLocaleString('en-US')} items: items/s vs HTTP Request`, num(s.lbaItemsPerSec), num(s.httpItemsPerSec), fx(s.speedupVsHttp), '≥ 1.5×']);
+			rows.push([`P1 ${s.label}: time vs engine floor`, `${num(s.lbaMs)} ms`, `${num(s.floorMs)} ms`, fx(s.timeVsFloor), '≤ 1.2×']);
+		}
+	}
+	if (results.p2) {
+		const s = results.p2;
+		const m = (x) => `${mb(x)} MB`;
+		rows.push([`P2 List Products, ${s.products.toLocaleString('en-US')} items: peak RSS growth vs HTTP Request + Split Out`, num(s.lbaPeakRssDeltaBytes, m), num(s.httpPeakRssDeltaBytes, m), fx(s.peakRssRatio), '≤ 1.0×']);
+		rows.push([`P2 same: live heap after the run`, num(s.lbaLiveHeapDeltaBytes, m), num(s.httpLiveHeapDeltaBytes, m), fx(s.liveHeapRatio), '≤ 1.0×']);
+	}
+	if (results.p3) {
+		for (const s of Object.values(results.p3.endpoints)) {
+			rows.push([`P3 ${s.label}: req/s vs Prism`, num(s.sandboxRps), num(s.prismRps), fx(s.vsPrism, 1), '≥ 10×']);
+			rows.push([`P3 ${s.label}: req/s vs bare node:http`, num(s.sandboxRps), num(s.bareRps), fx(s.vsBare), '≥ 0.7×']);
+			rows.push([`P3 ${s.label}: p99 ms (sandbox / Prism / bare)`, num(s.sandboxP99Ms), `${num(s.prismP99Ms)} / ${num(s.bareP99Ms)}`, '', '']);
+		}
+	}
+	return rows;
+}
+
+function markdown(rows) {
+	const line = (cells) => `| ${cells.join(' | ')} |`;
+	return [line(rows[0]), line(rows[0].map(() => '---')), ...rows.slice(1).map(line)].join('\n');
+}
+
+async function main() {
+	const results = {
+		date: new Date().toISOString(),
+		machine: {
+			cpus: os.cpus().length,
+			cpuModel: os.cpus()[0] && os.cpus()[0].model,
+			memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+			node: process.version,
+			n8n: '2.40.7',
+		},
+		rounds,
+		quick,
+		method: {
+			p1: 'One n8n execution per round holds all three contenders as branches of the same input node; each figure is the node\'s own executionTime from runData (excludes n8n start-up, input generation and output printing). Branch order rotates per round. Ratios are computed per round, then median (min–max).',
+			p2: 'One n8n execution per contender per round, alternating who goes first. A probe node of the bench package runs a full GC and resets the kernel peak-RSS mark (/proc/self/clear_refs) before the contender path and reads VmHWM and the post-GC heap after it: peak RSS growth and live heap growth caused by the path.',
+			p3: 'autocannon (10 connections, keep-alive) against each server in its own process; 1 s warm-up each, then per round every endpoint against every contender in rotated order. Ratios per round, then median (min–max).',
+		},
+	};
+	if (only.has('p3')) {
+		log('P3: sandbox vs Prism vs bare node:http...');
+		results.p3 = p3Summary(await runP3({ rounds, seconds: quick ? 1 : 4, connections: 10, log }));
+	}
+	if (only.has('p1') || only.has('p2')) await runN8nParts(results);
+
+	const rows = table(results);
+	results.table = rows;
+	const text = markdown(rows);
+	process.stdout.write(`\n${text}\n\nMachine: ${results.machine.cpus} × ${results.machine.cpuModel}, ${results.machine.memoryGiB} GiB; ${rounds} rounds; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+	const dir = path.join(__dirname, 'results');
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+	fs.writeFileSync(path.join(dir, 'latest.svg'), renderSvg(results));
+	log(`wrote ${path.relative(process.cwd(), path.join(dir, 'latest.json'))} and latest.svg`);
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
