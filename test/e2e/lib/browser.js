@@ -88,6 +88,22 @@ function canvasNode(page, nodeName) {
 	return page.locator('[data-test-id="canvas-node"]').filter({ hasText: nodeName });
 }
 
+/**
+ * Whether the node's icon on the canvas is an image that actually loaded (polls up to
+ * timeoutMs: the canvas renders before the SVG arrives). A missing or broken icon gives false.
+ */
+async function nodeIconLoaded(page, nodeName, timeoutMs = 15000) {
+	const img = canvasNode(page, nodeName).locator('img').first();
+	try {
+		await img.waitFor({ timeout: timeoutMs });
+		const handle = await img.elementHandle();
+		await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, handle, { timeout: timeoutMs });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /** Open a node's panel (NDV) by double-clicking it on the canvas; returns the panel locator. */
 async function openNodePanel(page, nodeName) {
 	await canvasNode(page, nodeName).dblclick();
@@ -150,6 +166,7 @@ module.exports = {
 	signInThroughUi,
 	openWorkflow,
 	canvasNode,
+	nodeIconLoaded,
 	openNodePanel,
 	parameterInput,
 	openOptions,

@@ -5,7 +5,7 @@ const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { node24Env, n8nBin } = require('./env');
+const { node24Env, n8nBin, freePort } = require('./env');
 
 /**
  * Environment for any n8n process (CLI or server) on a user folder: SQLite, quiet,
@@ -43,13 +43,20 @@ function n8nEnv(userFolder, extra = {}) {
  * Run `n8n <args>` to completion.
  * @returns {Promise<{ code: number, stdout: string, stderr: string }>} never rejects on exit code
  */
-function runN8n(userFolder, args, { env = {}, timeoutMs = 180000 } = {}) {
+async function runN8n(userFolder, args, { env = {}, timeoutMs = 180000 } = {}) {
+	// `n8n execute` starts a task-runner broker too (default port 5679): give every run its
+	// own free port so parallel runs and a running n8n elsewhere do not collide.
+	const brokerPort = String(await freePort());
 	return new Promise((resolve, reject) => {
 		execFile(
 			n8nBin(),
 			args,
 			{
-				env: n8nEnv(userFolder, env),
+				env: n8nEnv(userFolder, {
+					N8N_RUNNERS_BROKER_PORT: brokerPort,
+					N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+					...env,
+				}),
 				cwd: typeof userFolder === 'string' ? userFolder : userFolder.dir,
 				encoding: 'utf8',
 				timeout: timeoutMs,

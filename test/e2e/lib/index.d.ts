@@ -123,6 +123,7 @@ export declare function screenshot(page: Page, name: string, opts?: object): Pro
 export declare function signInThroughUi(page: Page, baseUrl: string, owner: { email: string; password: string }): Promise<void>;
 export declare function openWorkflow(page: Page, baseUrl: string, workflowId: string): Promise<void>;
 export declare function canvasNode(page: Page, nodeName: string): Locator;
+export declare function nodeIconLoaded(page: Page, nodeName: string, timeoutMs?: number): Promise<boolean>;
 export declare function openNodePanel(page: Page, nodeName: string): Promise<Locator>;
 export declare function parameterInput(page: Page, name: string): Locator;
 export declare function openOptions(page: Page, name: string): Promise<string[]>;
