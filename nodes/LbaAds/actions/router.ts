@@ -25,7 +25,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const credentialType: CredentialType =
 		this.getNodeParameter('authentication', 0, 'accessToken') === 'oAuth2' ? 'lbaAdsOAuth2Api' : 'lbaAdsApi';
 	const credentials = await this.getCredentials(credentialType);
-	const transport = createTransport(this, credentialType, String(credentials.baseUrl ?? ''));
+	const transport = createTransport(this, credentialType, credentials);
 
 	const requested = Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY));
 	const concurrency = Number.isInteger(requested) ? Math.min(Math.max(requested, 1), MAX_CONCURRENCY) : DEFAULT_CONCURRENCY;
