@@ -8,6 +8,7 @@ class RequestLog {
   constructor(capacity = 1000) {
     this.capacity = capacity;
     this.entries = [];
+    this.rawBodies = new Map(); // entry -> raw body not yet parsed for the journal
   }
 
   /** Records a request as it arrives; the caller fills in body and status later. */
@@ -22,11 +23,23 @@ class RequestLog {
       status: null,
     };
     this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.shift();
+    if (this.entries.length > this.capacity) this.rawBodies.delete(this.entries.shift());
     return entry;
   }
 
+  keepBody(entry, raw, mediaType) {
+    this.rawBodies.set(entry, { raw, mediaType });
+  }
+
+  /** The entries with their bodies parsed (see bodyForLog). */
+  list() {
+    for (const [entry, { raw, mediaType }] of this.rawBodies) entry.body = bodyForLog(raw, mediaType);
+    this.rawBodies.clear();
+    return this.entries;
+  }
+
   clear() {
+    this.rawBodies.clear();
     const count = this.entries.length;
     this.entries = [];
     return count;

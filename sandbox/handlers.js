@@ -108,7 +108,7 @@ function createHandlers(context) {
     },
 
     listRecentRequests() {
-      return jsonReply(200, { requests: requests.entries });
+      return jsonReply(200, { requests: requests.list() });
     },
 
     listFaults() {

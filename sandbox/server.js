@@ -9,7 +9,7 @@ const { loadDocument, createAjv, compileOperations, pointerTo } = require('./ope
 const { MAX_BODY_BYTES, jsonReply, errorReply, sendReply, readBody, mediaType } = require('./http-util');
 const { TokenStore, bearerToken, invalidTokenReply } = require('./auth');
 const { CampaignStore } = require('./campaigns');
-const { RequestLog, FaultList, bodyForLog, faultReplacesReply } = require('./control');
+const { RequestLog, FaultList, faultReplacesReply } = require('./control');
 const { sharedGeocoder } = require('./geocode');
 const { buildProducts } = require('./products');
 const { createHandlers } = require('./handlers');
@@ -149,7 +149,8 @@ async function startSandbox(options = {}) {
       if (body.cutConnection) res.on('finish', () => req.socket.destroy());
       return;
     }
-    if (entry) entry.body = bodyForLog(body.raw, mediaType(req.headers['content-type']));
+    // Parsed for the journal only when someone reads /_sandbox/requests: it costs every request otherwise.
+    if (entry) context.requests.keepBody(entry, body.raw, mediaType(req.headers['content-type']));
 
     const fault = isControl ? null : context.faults.take(req.method, pathname);
     if (fault && fault.when === 'before') {
