@@ -132,3 +132,13 @@ export declare function runWorkflowFromEditor(
 	page: Page,
 	opts?: { expectNodes?: string[]; timeoutMs?: number },
 ): Promise<{ request: any; executionId: string }>;
+
+export type ExampleKey = 'geocodeToCampaign' | 'scheduledCampaignLaunch' | 'productsUnderPrice';
+export declare const EXAMPLES_DIR: string;
+export declare const EXAMPLES: Record<ExampleKey, { file: string; id: string }>;
+export declare const SANDBOX_CREDENTIAL_ID: string;
+export declare const SANDBOX_CREDENTIAL_NAME: string;
+/** An examples/ workflow with its fixed id (the files carry none). */
+export declare function loadExample(key: ExampleKey): any;
+export declare function loadAllExamples(): any[];
+export declare function sandboxCredential(baseUrl: string, accessToken: string): CredentialImport;

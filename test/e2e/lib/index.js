@@ -6,4 +6,5 @@ module.exports = {
 	...require('./cli'),
 	...require('./server'),
 	...require('./browser'),
+	...require('./examples'),
 };

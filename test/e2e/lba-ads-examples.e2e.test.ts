@@ -1,0 +1,241 @@
+// The three workflows in examples/, run the way a user runs them: our packed package
+// installed as a community package in a real n8n 2.40.7, an `lbaAdsApi` credential
+// pointing at the offline sandbox, each example imported and executed. Assertions are on the
+// node outputs and on what the sandbox received (its journal), with expected values computed
+// from the sandbox's own answers, never copied from a past run.
+//
+// Schedule Trigger: `n8n execute --id` only starts workflows with a Manual Trigger (or an
+// Execute Workflow Trigger); for anything else n8n 2.40.7 stops with "Missing node to start
+// execution". The test pins that, then runs the scheduled example the way a user tests it:
+// the editor's "Execute workflow" (POST /rest/workflows/:id/run with triggerToStartFrom),
+// where the Schedule Trigger emits one item at once.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import * as e2e from './lib';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandbox } = require('../../sandbox/server');
+
+const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
+
+const NODE_JS = path.join(e2e.REPO_ROOT, 'dist', 'nodes', 'LbaAds', 'LbaAds.node.js');
+const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
+// ISO 8601 with the WIB offset the examples' workflow timezone (Asia/Jakarta) must produce;
+// n8n itself runs with GENERIC_TIMEZONE=UTC here, so +07:00 proves the workflow setting is used.
+const WIB_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+07:00$/;
+
+type Sandbox = { url: string; tokens: string[]; close(): Promise<void> };
+type Channel = { sender: string; locationId: number; smsQty: number; message: string; startDate: string; endDate: string; telcoId: string };
+type JournalCampaign = { campaignId: string; channels: string[]; request: { name: string; description: string; categoryId: number; channels: Channel[] } };
+
+function nodeOfType(workflow: any, type: string) {
+	const node = workflow.nodes.find((n: any) => n.type === type);
+	if (!node) throw new Error(`${workflow.name}: no ${type} node`);
+	return node;
+}
+
+function nodeNamed(workflow: any, name: string) {
+	const node = workflow.nodes.find((n: any) => n.name === name);
+	if (!node) throw new Error(`${workflow.name}: no node "${name}"`);
+	return node;
+}
+
+function expectWibDates(channel: Channel) {
+	expect(channel.startDate).toMatch(WIB_DATE);
+	expect(channel.endDate).toMatch(WIB_DATE);
+	expect(Date.parse(channel.startDate)).toBeLessThan(Date.parse(channel.endDate));
+}
+
+describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
+	let sandbox: Sandbox;
+	let userFolder: e2e.UserFolder;
+	let n8n: e2e.N8nInstance | undefined;
+	let rest: e2e.N8nRest | undefined;
+	let browser: e2e.BrowserSession | undefined;
+
+	async function sandboxApi(urlPath: string) {
+		const res = await fetch(sandbox.url + urlPath, { headers: { authorization: `Bearer ${sandbox.tokens[0]}` } });
+		expect(res.status).toBe(200);
+		return res.json();
+	}
+	async function journal(): Promise<JournalCampaign[]> {
+		return (await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()).campaigns;
+	}
+	/** The city the sandbox itself answers for the example's coordinates (what `city` must be). */
+	async function expectedCity(): Promise<string> {
+		const { latitude, longitude } = nodeNamed(e2e.loadExample('geocodeToCampaign'), 'Where is the store?').parameters;
+		const answer = await sandboxApi(`/io/location?latlng=${latitude},${longitude}`);
+		expect(answer.status).toBe('OK');
+		const regency = answer.results[0].address_components.find((c: any) => c.types.includes('administrative_area_level_2'));
+		expect(typeof regency?.long_name).toBe('string');
+		return regency.long_name;
+	}
+
+	beforeAll(async () => {
+		if (!fs.existsSync(NODE_JS)) throw new Error(`${NODE_JS} missing: run 'npm run build' first`);
+		e2e.n8nBin();
+		sandbox = await startSandbox({ port: 0, quiet: true });
+		userFolder = e2e.makeUserFolder('lba-e2e-examples-');
+		const tgz = await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir);
+		await e2e.installCommunityPackage(userFolder, tgz);
+		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
+		await e2e.importWorkflow(userFolder, e2e.loadAllExamples());
+	}, 15 * 60 * 1000);
+
+	afterAll(async () => {
+		await browser?.close();
+		await n8n?.stop();
+		await sandbox?.close();
+		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
+		else userFolder?.cleanup();
+	});
+
+	test('(a) geocode-to-campaign: the geocoded city in name and message, WIB dates, Published', async () => {
+		const city = await expectedCity();
+		const before = (await journal()).length;
+
+		const res = await e2e.executeWorkflow(userFolder, e2e.EXAMPLES.geocodeToCampaign.id);
+		if (!res.ok) throw new Error(`execute failed: ${JSON.stringify(res.error)}\n${res.stdout.slice(-3000)}`);
+		expect(res.output('Where is the store?')).toEqual([expect.objectContaining({ found: true, city })]);
+		const [created] = res.output('Launch city campaign');
+		expect(created).toMatchObject({ success: true, status: 'Published' });
+
+		const received = (await journal()).slice(before);
+		expect(received.map((c) => c.campaignId)).toEqual([created.campaignId]);
+		const { request } = received[0];
+		expect(request.name).toContain(city);
+		expect(request.description).toContain(city);
+		expect(request.channels).toHaveLength(1);
+		expect(request.channels[0].message).toContain(city);
+		expectWibDates(request.channels[0]);
+	});
+
+	test('(b) scheduled-campaign-launch: `n8n execute` refuses a Schedule Trigger workflow', async () => {
+		const before = (await journal()).length;
+		const res = await e2e.executeWorkflow(userFolder, e2e.EXAMPLES.scheduledCampaignLaunch.id);
+		expect(res.ok).toBe(false);
+		expect(res.stdout + res.stderr).toContain('Missing node to start execution');
+		expect(await journal()).toHaveLength(before);
+	});
+
+	test('(c) products-under-price: exactly the catalogue products under Rp 50.000', async () => {
+		const catalogue: Array<{ uuid: string; price: { amount: number } }> = (await sandboxApi('/io/products')).results;
+		const expected = catalogue.filter((p) => p.price.amount < 50000).map((p) => p.uuid);
+		// A filter that keeps everything or nothing would make this test say little.
+		expect(expected.length).toBeGreaterThan(0);
+		expect(expected.length).toBeLessThan(catalogue.length);
+
+		const res = await e2e.executeWorkflow(userFolder, e2e.EXAMPLES.productsUnderPrice.id);
+		if (!res.ok) throw new Error(`execute failed: ${JSON.stringify(res.error)}\n${res.stdout.slice(-3000)}`);
+		expect(res.output('List data packages')).toHaveLength(catalogue.length);
+		const kept = res.output('Under Rp 50.000');
+		for (const product of kept) expect(product.price).toBeLessThan(50000);
+		expect(kept.map((p) => p.uuid)).toEqual(expected);
+	});
+
+	test('(b) scheduled-campaign-launch from the editor\'s "Execute workflow": tsel + xl, WIB dates', async () => {
+		n8n = await e2e.startN8n(userFolder);
+		rest = await e2e.setupOwnerAndLogin(n8n);
+		const example = e2e.loadExample('scheduledCampaignLaunch');
+		const trigger = nodeOfType(example, 'n8n-nodes-base.scheduleTrigger');
+		const launch = nodeOfType(example, NODE_TYPE);
+		const before = (await journal()).length;
+
+		const { executionId } = await rest.runWorkflow(example.id, trigger.name);
+		await rest.waitForExecution(executionId);
+		const exec = await rest.getExecutionRun(executionId);
+		expect(exec.error).toBeNull();
+		expect(exec.status).toBe('success');
+		const [created] = exec.output(launch.name);
+		expect(created).toMatchObject({ success: true, status: 'Published' });
+		expect(created.channels).toHaveLength(2);
+
+		const received = (await journal()).slice(before);
+		expect(received.map((c) => c.campaignId)).toEqual([created.campaignId]);
+		const { channels } = received[0].request;
+		expect(channels.map((c) => c.telcoId)).toEqual(['tsel', 'xl']);
+		for (const channel of channels) expectWibDates(channel);
+	});
+
+	test('editor in Chromium: example (a) panel, authentication choice, run from the editor', async () => {
+		if (!n8n || !rest) throw new Error('n8n not started');
+		const nodeTypes = (await rest.request('GET', '/types/nodes.json')).body as Array<{ name: string; properties: any[] }>;
+		const properties = nodeTypes.find((t) => t.name === NODE_TYPE)!.properties;
+		const optionNames = (prop: any) => prop.options.map((o: any) => o.name);
+		const category = properties.find((p) => p.name === 'categoryId');
+		const channelFields = properties.find((p) => p.name === 'channels').options.find((o: any) => o.name === 'channel').values;
+		const telco = channelFields.find((f: any) => f.name === 'telcoId');
+
+		browser = await e2e.launchBrowser();
+		const { page } = browser;
+		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
+		await e2e.openWorkflow(page, n8n.baseUrl, e2e.EXAMPLES.geocodeToCampaign.id);
+		expect(await e2e.nodeIconLoaded(page, 'Launch city campaign')).toBe(true);
+		await e2e.openNodePanel(page, 'Launch city campaign');
+
+		// Category: all 24 of the API's categories, in the description's order.
+		const categories = await e2e.openOptions(page, 'categoryId');
+		expect(categories).toEqual(optionNames(category));
+		expect(categories).toHaveLength(24);
+		expect(categories).toEqual(expect.arrayContaining(['Hobby & Interest', 'Religion & Spirituality']));
+		await e2e.screenshot(page, 'examples-category-options');
+		await page.keyboard.press('Escape');
+
+		// Channels collection: every field of the channel, with the example's values.
+		const channelBox = page.locator('[data-test-id="fixed-collection-channels"]');
+		await channelBox.scrollIntoViewIfNeeded();
+		const channelText = await channelBox.innerText();
+		for (const field of channelFields) expect(channelText).toContain(field.displayName);
+		const exampleChannel = nodeNamed(e2e.loadExample('geocodeToCampaign'), 'Launch city campaign').parameters.channels.channel[0];
+		await expect(e2e.parameterInput(page, 'sender').locator('input').inputValue()).resolves.toBe(exampleChannel.sender);
+		await expect(e2e.parameterInput(page, 'locationId').locator('input').inputValue()).resolves.toBe(String(exampleChannel.locationId));
+		await e2e.screenshot(page, 'examples-node-panel-channels');
+
+		// Telco: the three operators.
+		const telcos = await e2e.openOptions(page, 'telcoId');
+		expect(telcos).toEqual(optionNames(telco));
+		expect(telcos).toHaveLength(3);
+		await e2e.screenshot(page, 'examples-telco-options');
+		await e2e.closeNodePanel(page);
+
+		// Run it from the editor: green nodes, the success toast, success over REST, and the
+		// campaign in the sandbox's journal.
+		const city = await expectedCity();
+		const before = (await journal()).length;
+		const run = await e2e.runWorkflowFromEditor(page, { expectNodes: ["When clicking 'Execute workflow'", 'Where is the store?', 'Launch city campaign'] });
+		await e2e.screenshot(page, 'examples-geocode-run-success');
+		await rest.waitForExecution(run.executionId);
+		const exec = await rest.getExecutionRun(run.executionId);
+		expect(exec.status).toBe('success');
+		const [created] = exec.output('Launch city campaign');
+		expect(created.status).toBe('Published');
+		const received = (await journal()).slice(before);
+		expect(received.map((c) => c.campaignId)).toEqual([created.campaignId]);
+		expect(received[0].request.name).toContain(city);
+
+		// Authentication: n8n 2.40.7 shows no "Authentication" parameter in the panel; the
+		// choice is the mode menu of the credential dialog ("Create new credential"), whose
+		// entries are the `authentication` options, each switching to its credential type.
+		await e2e.openNodePanel(page, 'Launch city campaign');
+		expect(await e2e.parameterInput(page, 'authentication').count()).toBe(0);
+		await page.locator('[data-test-id="node-credentials-select"]').click();
+		await expect(page.locator('[data-test-id="node-credentials-select-item-lbaSandboxCredential"]').innerText()).resolves.toContain('LBA Ads API');
+		await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
+		const dialog = page.locator('[data-test-id="editCredential-modal"]');
+		await dialog.waitFor();
+		const modeTrigger = dialog.locator('[data-test-id="credential-mode-dropdown-trigger"]');
+		await expect(modeTrigger.innerText()).resolves.toContain('Access Token');
+		await modeTrigger.click();
+		const modeMenu = page.locator(`[id="${await dialog.locator('[data-test-id="credential-mode-dropdown"]').getAttribute('aria-controls')}"]`);
+		const modes = (await modeMenu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim());
+		const authentication = properties.find((p) => p.name === 'authentication');
+		expect(modes).toEqual(optionNames(authentication));
+		await modeMenu.getByRole('menuitem', { name: 'OAuth2 (Client Credentials)' }).click();
+		await dialog.getByText('LBA Ads OAuth2 API').waitFor();
+		for (const field of ['clientId', 'clientSecret', 'baseUrl']) {
+			await expect(dialog.locator(`[data-test-id="parameter-input-${field}"]`).count()).resolves.toBe(1);
+		}
+		await e2e.screenshot(page, 'examples-authentication-choice');
+	});
+});
