@@ -174,14 +174,6 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 		expect(await e2e.nodeIconLoaded(page, 'Launch city campaign')).toBe(true);
 		await e2e.openNodePanel(page, 'Launch city campaign');
 
-		// Category: all 24 of the API's categories, in the description's order.
-		const categories = await e2e.openOptions(page, 'categoryId');
-		expect(categories).toEqual(optionNames(category));
-		expect(categories).toHaveLength(24);
-		expect(categories).toEqual(expect.arrayContaining(['Hobby & Interest', 'Religion & Spirituality']));
-		await e2e.screenshot(page, 'examples-category-options');
-		await page.keyboard.press('Escape');
-
 		// Channels collection: every field of the channel, with the example's values.
 		const channelBox = page.locator('[data-test-id="fixed-collection-channels"]');
 		await channelBox.scrollIntoViewIfNeeded();
@@ -192,11 +184,20 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 		await expect(e2e.parameterInput(page, 'locationId').locator('input').inputValue()).resolves.toBe(String(exampleChannel.locationId));
 		await e2e.screenshot(page, 'examples-node-panel-channels');
 
+		// Category: all 24 of the API's categories, in the description's order.
+		const categories = await e2e.openOptions(page, 'categoryId');
+		expect(categories).toEqual(optionNames(category));
+		expect(categories).toHaveLength(24);
+		expect(categories).toEqual(expect.arrayContaining(['Hobby & Interest', 'Religion & Spirituality']));
+		await e2e.screenshot(page, 'examples-category-options');
+		await e2e.closeOptions(page);
+
 		// Telco: the three operators.
 		const telcos = await e2e.openOptions(page, 'telcoId');
 		expect(telcos).toEqual(optionNames(telco));
 		expect(telcos).toHaveLength(3);
 		await e2e.screenshot(page, 'examples-telco-options');
+		await e2e.closeOptions(page);
 		await e2e.closeNodePanel(page);
 
 		// Run it from the editor: green nodes, the success toast, success over REST, and the
@@ -214,10 +215,13 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 		expect(received.map((c) => c.campaignId)).toEqual([created.campaignId]);
 		expect(received[0].request.name).toContain(city);
 
+		await e2e.openNodePanel(page, 'Launch city campaign');
+		await page.getByText(created.campaignId).first().waitFor(); // the run's output, in the panel
+		await e2e.screenshot(page, 'examples-geocode-run-output');
+
 		// Authentication: n8n 2.40.7 shows no "Authentication" parameter in the panel; the
 		// choice is the mode menu of the credential dialog ("Create new credential"), whose
 		// entries are the `authentication` options, each switching to its credential type.
-		await e2e.openNodePanel(page, 'Launch city campaign');
 		expect(await e2e.parameterInput(page, 'authentication').count()).toBe(0);
 		await page.locator('[data-test-id="node-credentials-select"]').click();
 		await expect(page.locator('[data-test-id="node-credentials-select-item-lbaSandboxCredential"]').innerText()).resolves.toContain('LBA Ads API');
@@ -231,6 +235,7 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 		const modes = (await modeMenu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim());
 		const authentication = properties.find((p) => p.name === 'authentication');
 		expect(modes).toEqual(optionNames(authentication));
+		await e2e.screenshot(page, 'examples-authentication-modes');
 		await modeMenu.getByRole('menuitem', { name: 'OAuth2 (Client Credentials)' }).click();
 		await dialog.getByText('LBA Ads OAuth2 API').waitFor();
 		for (const field of ['clientId', 'clientSecret', 'baseUrl']) {

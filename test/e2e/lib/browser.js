@@ -129,6 +129,12 @@ async function openOptions(page, name) {
 	return (await items.allInnerTexts()).map((t) => t.split('\n')[0].trim());
 }
 
+/** Close the dropdown openOptions left open, and wait until its items are gone. */
+async function closeOptions(page) {
+	await page.keyboard.press('Escape');
+	await page.locator('[data-test-id="parameter-input-item"]:visible').first().waitFor({ state: 'hidden', timeout: 10000 });
+}
+
 async function closeNodePanel(page) {
 	await page.keyboard.press('Escape'); // closes an open dropdown, if any
 	await page.locator('[data-test-id="ndv-close-button"]').click();
@@ -170,6 +176,7 @@ module.exports = {
 	openNodePanel,
 	parameterInput,
 	openOptions,
+	closeOptions,
 	closeNodePanel,
 	runWorkflowFromEditor,
 };

@@ -67,6 +67,16 @@ function freePort() {
 	});
 }
 
+/** Whether nothing listens on 127.0.0.1:port (we can bind it). */
+function isPortFree(port) {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
 function ensureDir(dir) {
 	fs.mkdirSync(dir, { recursive: true });
 	return dir;
@@ -80,5 +90,6 @@ module.exports = {
 	node24Env,
 	n8nBin,
 	freePort,
+	isPortFree,
 	ensureDir,
 };

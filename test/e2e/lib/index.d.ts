@@ -9,6 +9,7 @@ export declare function node24Env(extra?: Record<string, string>): NodeJS.Proces
 /** Real n8n bin: $LBA_N8N_BIN, or scripts/install-n8n.sh (instant when cached). */
 export declare function n8nBin(): string;
 export declare function freePort(): Promise<number>;
+export declare function isPortFree(port: number): Promise<boolean>;
 export declare function ensureDir(dir: string): string;
 
 export interface UserFolder {
@@ -70,7 +71,10 @@ export interface N8nInstance {
 	logs(): string;
 	stop(graceMs?: number): Promise<{ code: number | null; signal: string | null }>;
 }
-export declare function startN8n(userFolder: UserFolderLike, opts?: { env?: Record<string, string>; timeoutMs?: number }): Promise<N8nInstance>;
+export declare function startN8n(
+	userFolder: UserFolderLike,
+	opts?: { env?: Record<string, string>; timeoutMs?: number; port?: number },
+): Promise<N8nInstance>;
 
 export interface Owner {
 	email: string;
@@ -127,6 +131,7 @@ export declare function nodeIconLoaded(page: Page, nodeName: string, timeoutMs?:
 export declare function openNodePanel(page: Page, nodeName: string): Promise<Locator>;
 export declare function parameterInput(page: Page, name: string): Locator;
 export declare function openOptions(page: Page, name: string): Promise<string[]>;
+export declare function closeOptions(page: Page): Promise<void>;
 export declare function closeNodePanel(page: Page): Promise<void>;
 export declare function runWorkflowFromEditor(
 	page: Page,

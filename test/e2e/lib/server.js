@@ -40,14 +40,14 @@ const DEFAULT_OWNER = {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Start `n8n start` on 127.0.0.1 with a random free port (and a random task-runner broker
+ * Start `n8n start` on 127.0.0.1 with `port` or a random free port (and a random task-runner broker
  * port, so parallel instances do not collide). Resolves once GET /healthz answers 200 and
  * the REST API is up. Logs go to `<userFolder>/n8n.log` (also `instance.logs()`).
  * @returns {Promise<N8nInstance>}
  */
-async function startN8n(userFolder, { env = {}, timeoutMs = 180000 } = {}) {
+async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wantedPort } = {}) {
 	const dir = typeof userFolder === 'string' ? userFolder : userFolder.dir;
-	const port = await freePort();
+	const port = wantedPort || (await freePort());
 	const brokerPort = await freePort();
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const logFile = path.join(dir, 'n8n.log');
