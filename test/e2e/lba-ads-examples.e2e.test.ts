@@ -235,6 +235,7 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 		const modes = (await modeMenu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim());
 		const authentication = properties.find((p) => p.name === 'authentication');
 		expect(modes).toEqual(optionNames(authentication));
+		await page.waitForTimeout(300); // the menu fades in
 		await e2e.screenshot(page, 'examples-authentication-modes');
 		await modeMenu.getByRole('menuitem', { name: 'OAuth2 (Client Credentials)' }).click();
 		await dialog.getByText('LBA Ads OAuth2 API').waitFor();
