@@ -92,7 +92,7 @@ describe('Campaign > Create', () => {
 		);
 		const error = errorOf(result);
 		expect(error?.message).toBe(
-			'Invalid campaign: Channel 2 End (channels[1].endDate): must be after startDate (2026-12-01T09:00:00+07:00), got 2026-11-30T09:00:00+07:00',
+			'Invalid campaign: Channel 2 Send Until (channels[1].endDate): must be after startDate (2026-12-01T09:00:00+07:00), got 2026-11-30T09:00:00+07:00',
 		);
 		expect(error?.description).toMatch(/Nothing was sent/);
 		expect((result.error as unknown as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);

@@ -12,8 +12,8 @@ const CHANNEL_FIELD_LABELS: Record<string, string> = {
 	locationId: 'Location ID',
 	smsQty: 'SMS Quantity',
 	message: 'Message',
-	startDate: 'Start',
-	endDate: 'End',
+	startDate: 'Send From',
+	endDate: 'Send Until',
 	telcoId: 'Telco',
 };
 
@@ -75,16 +75,8 @@ export const description: INodeProperties[] = [
 			{
 				displayName: 'Channel',
 				name: 'channel',
-				// Alphabetical, as n8n's verification lint requires for collection items.
+				// Alphabetical, as n8n's verification lint requires; "Send From/Until" keeps the dates together and in order.
 				values: [
-					{
-						displayName: 'End',
-						name: 'endDate',
-						type: 'dateTime',
-						required: true,
-						default: '',
-						description: 'When sending stops; must be after Start. A plain date means the end of that day.',
-					},
 					{
 						displayName: 'Location ID',
 						name: 'locationId',
@@ -104,6 +96,23 @@ export const description: INodeProperties[] = [
 						description: 'Text of the SMS',
 					},
 					{
+						displayName: 'Send From',
+						name: 'startDate',
+						type: 'dateTime',
+						required: true,
+						default: '',
+						description:
+							'When sending starts. Without an offset it is read in the workflow timezone (or the Timezone option).',
+					},
+					{
+						displayName: 'Send Until',
+						name: 'endDate',
+						type: 'dateTime',
+						required: true,
+						default: '',
+						description: 'When sending stops; must be after Send From. A plain date means the end of that day.',
+					},
+					{
 						displayName: 'Sender',
 						name: 'sender',
 						type: 'string',
@@ -119,15 +128,6 @@ export const description: INodeProperties[] = [
 						default: 1,
 						typeOptions: { minValue: 1, numberPrecision: 0 },
 						description: 'How many SMS messages this channel sends',
-					},
-					{
-						displayName: 'Start',
-						name: 'startDate',
-						type: 'dateTime',
-						required: true,
-						default: '',
-						description:
-							'When sending starts. Without an offset it is read in the workflow timezone (or the Timezone option).',
 					},
 					{
 						displayName: 'Telco',
