@@ -3,44 +3,46 @@
 
 const KEPT_BODY_BYTES = 64 * 1024;
 
-/** The last `capacity` API requests, oldest first. */
+/**
+ * The last `capacity` API requests, oldest first. Each request only stores references;
+ * the journal shape (ISO time, query object, redacted headers, parsed body) is built when
+ * someone reads /_sandbox/requests, so recording costs almost nothing per request.
+ */
 class RequestLog {
   constructor(capacity = 1000) {
     this.capacity = capacity;
     this.entries = [];
-    this.rawBodies = new Map(); // entry -> raw body not yet parsed for the journal
   }
 
   /** Records a request as it arrives; the caller fills in body and status later. */
   start(req, pathname, query) {
-    const entry = {
-      at: new Date().toISOString(),
-      method: req.method,
-      path: pathname,
-      query: queryObject(query),
-      headers: redactHeaders(req.headers),
-      body: null,
-      status: null,
-    };
+    const entry = { at: Date.now(), method: req.method, path: pathname, query, headers: req.headers, raw: null, mediaType: null, status: null };
     this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.rawBodies.delete(this.entries.shift());
+    // Trimmed in batches: shifting a long array on every request would cost more than the log.
+    if (this.entries.length >= 2 * this.capacity) this.entries = this.entries.slice(-this.capacity);
     return entry;
   }
 
   keepBody(entry, raw, mediaType) {
-    this.rawBodies.set(entry, { raw, mediaType });
+    // A big body is not kept, only its size: 1000 entries of up to 1 MiB would be a lot of memory.
+    entry.raw = raw && raw.length > KEPT_BODY_BYTES ? { length: raw.length } : raw;
+    entry.mediaType = mediaType;
   }
 
-  /** The entries with their bodies parsed (see bodyForLog). */
   list() {
-    for (const [entry, { raw, mediaType }] of this.rawBodies) entry.body = bodyForLog(raw, mediaType);
-    this.rawBodies.clear();
-    return this.entries;
+    return this.entries.slice(-this.capacity).map((entry) => ({
+      at: new Date(entry.at).toISOString(),
+      method: entry.method,
+      path: entry.path,
+      query: queryObject(entry.query),
+      headers: redactHeaders(entry.headers),
+      body: bodyForLog(entry.raw, entry.mediaType),
+      status: entry.status,
+    }));
   }
 
   clear() {
-    this.rawBodies.clear();
-    const count = this.entries.length;
+    const count = Math.min(this.entries.length, this.capacity);
     this.entries = [];
     return count;
   }

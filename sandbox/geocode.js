@@ -165,6 +165,7 @@ class Geocoder {
       for (const key of this.areaKeys(place)) this.bounds.add(key, place.lat, place.lng);
     });
     this.tree = new KdTree(coords);
+    this.answers = new Map(); // place index -> OK answer
   }
 
   /** Loads the GeoNames places (and the Jakarta supplement) and the land outlines. */
@@ -206,11 +207,15 @@ class Geocoder {
   /** The Google-format body for a point: status OK with results, or ZERO_RESULTS. */
   reverse(lat, lng) {
     const { id, chord } = this.tree.nearest(toUnitVector(lat, lng), chordForKm(MAX_PLACE_KM));
-    if (id < 0) return { status: 'ZERO_RESULTS', results: [] };
-    if (kmForChord(chord) > ALWAYS_LAND_KM && !this.land.contains(lat, lng)) {
-      return { status: 'ZERO_RESULTS', results: [] };
+    if (id < 0) return ZERO_RESULTS;
+    if (kmForChord(chord) > ALWAYS_LAND_KM && !this.land.contains(lat, lng)) return ZERO_RESULTS;
+    // The answer depends only on the nearest place, so it is built (and hashed) once per place.
+    let answer = this.answers.get(id);
+    if (!answer) {
+      answer = Object.freeze({ status: 'OK', results: this.results(this.places[id]) });
+      this.answers.set(id, answer);
     }
-    return { status: 'OK', results: this.results(this.places[id]) };
+    return answer;
   }
 
   results(place) {
@@ -247,6 +252,8 @@ class Geocoder {
     ];
   }
 }
+
+const ZERO_RESULTS = Object.freeze({ status: 'ZERO_RESULTS', results: Object.freeze([]) });
 
 let shared = null;
 /** One geocoder per process: loading the data takes a few hundred milliseconds. */

@@ -2,7 +2,7 @@
 // One handler per operationId of openapi.yaml. A handler gets
 // { req, op, raw, query, allow } and returns a reply (see http-util.js).
 
-const { jsonReply, errorReply, mediaType } = require('./http-util');
+const { jsonReply, cachedJsonReply, errorReply, mediaType } = require('./http-util');
 const { issueTokenReply } = require('./auth');
 const { detailsFromAjv, campaignSemanticDetails } = require('./validation');
 
@@ -81,7 +81,7 @@ function createHandlers(context) {
     getLocation({ op, query }) {
       const point = parseLatLng(op, query);
       if (point.error) return invalidLocation(point.error);
-      return jsonReply(200, geocoder.reverse(point.lat, point.lng));
+      return cachedJsonReply(200, geocoder.reverse(point.lat, point.lng));
     },
 
     getProducts() {

@@ -12,6 +12,17 @@ function jsonReply(status, body, headers = {}) {
   return { status, headers, body: Buffer.from(JSON.stringify(body)) };
 }
 
+const serialised = new WeakMap();
+/** A JSON reply for a body that never changes (frozen): serialised once, then reused. */
+function cachedJsonReply(status, body) {
+  let bytes = serialised.get(body);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(body));
+    serialised.set(body, bytes);
+  }
+  return { status, headers: {}, body: bytes };
+}
+
 /** The error shape for everything the spec does not show (see SandboxError in openapi.yaml). */
 function errorReply(status, code, message, { headers = {}, details } = {}) {
   const error = details ? { code, message, details } : { code, message };
@@ -57,4 +68,4 @@ function mediaType(header) {
   return String(header || '').split(';')[0].trim().toLowerCase();
 }
 
-module.exports = { MAX_BODY_BYTES, jsonReply, errorReply, sendReply, readBody, mediaType };
+module.exports = { MAX_BODY_BYTES, jsonReply, cachedJsonReply, errorReply, sendReply, readBody, mediaType };
