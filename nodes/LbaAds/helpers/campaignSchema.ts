@@ -46,9 +46,14 @@ const requiredText = z
 	.trim()
 	.min(1, 'must not be empty');
 
-/** Whole numbers >= 1; digit strings such as "161" (the real service's own sample) are accepted. */
+/** Digit strings such as "161" (the real service's own sample) count as the number they spell. */
+function digitsToNumber(value: unknown): unknown {
+	return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+}
+
+/** Whole numbers >= 1. */
 const positiveInteger = z.preprocess(
-	(value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+	digitsToNumber,
 	z
 		.number({ required_error: 'is required', invalid_type_error: 'must be a whole number' })
 		.int('must be a whole number')
@@ -110,7 +115,7 @@ function campaignSchema(zone: string) {
 			name: requiredText,
 			description: requiredText,
 			categoryId: z.preprocess(
-				(value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+				digitsToNumber,
 				z.number({ required_error: 'is required', invalid_type_error: 'must be a category id' }).refine(
 					(id) => CATEGORY_IDS.has(id),
 					'must be one of the category ids 3 to 26 (spec 2.2)',
