@@ -86,30 +86,47 @@ function bodyForLog(raw, mediaType) {
   return text;
 }
 
-/** Programmed faults, matched oldest first. */
+/**
+ * Programmed faults, matched oldest first. A plain fault is used up by the next `times`
+ * matching requests, whoever sends them. A `perRequest` fault models a transient failure:
+ * each distinct request (method, URL with query, body) is faulted on its first `times`
+ * attempts and then answered normally, however many clients run at once; it stays until
+ * the faults are cleared.
+ */
 class FaultList {
   constructor() {
     this.faults = [];
     this.nextId = 1;
+    /** fault id -> Map(request key -> attempts faulted); kept apart so list() stays the documented shape. */
+    this.attemptsByFault = new Map();
   }
 
   add(spec) {
     const fault = { id: `fault-${this.nextId++}`, times: 1, when: 'before', ...spec };
     if (fault.method) fault.method = fault.method.toUpperCase();
+    if (fault.perRequest) this.attemptsByFault.set(fault.id, new Map());
     this.faults.push(fault);
     return fault;
   }
 
   /** Takes one use of the first fault matching the request, or returns null. */
-  take(method, pathname) {
-    const index = this.faults.findIndex(
-      (f) => (!f.method || f.method === method) && (!f.path || f.path === pathname),
-    );
-    if (index < 0) return null;
-    const fault = this.faults[index];
-    fault.times -= 1;
-    if (fault.times <= 0) this.faults.splice(index, 1);
-    return fault;
+  take(method, pathname, url = pathname, body = null) {
+    for (let index = 0; index < this.faults.length; index++) {
+      const fault = this.faults[index];
+      if ((fault.method && fault.method !== method) || (fault.path && fault.path !== pathname)) continue;
+      if (fault.perRequest) {
+        const attempts = this.attemptsByFault.get(fault.id);
+        const key = `${method} ${url}\u0000${body ? body.toString('latin1') : ''}`;
+        const count = attempts.get(key) || 0;
+        if (count >= fault.times) continue;
+        attempts.set(key, count + 1);
+        return fault;
+      }
+      fault.times -= 1;
+      if (fault.times <= 0) this.faults.splice(index, 1);
+      return fault;
+    }
+    return null;
   }
 
   list() {
@@ -119,6 +136,7 @@ class FaultList {
   clear() {
     const count = this.faults.length;
     this.faults = [];
+    this.attemptsByFault.clear();
     return count;
   }
 }

@@ -152,7 +152,7 @@ async function startSandbox(options = {}) {
     // Parsed for the journal only when someone reads /_sandbox/requests: it costs every request otherwise.
     if (entry) context.requests.keepBody(entry, body.raw, mediaType(req.headers['content-type']));
 
-    const fault = isControl ? null : context.faults.take(req.method, pathname);
+    const fault = isControl ? null : context.faults.take(req.method, pathname, req.url, body.raw);
     if (fault && fault.when === 'before') {
       if (fault.latencyMs) await sleep(fault.latencyMs);
       if (closed) return;

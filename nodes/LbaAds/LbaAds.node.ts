@@ -6,6 +6,7 @@ import * as reverseGeocode from './actions/location/reverseGeocode.operation';
 import * as getManyProducts from './actions/product/getMany.operation';
 import { router } from './actions/router';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './helpers/runItems';
+import { DEFAULT_TIMEOUT_MS } from './transport';
 
 export class LbaAds implements INodeType {
 	description: INodeTypeDescription = {
@@ -113,6 +114,15 @@ export class LbaAds implements INodeType {
 						typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 						description:
 							'How many items are sent to the service at the same time. Output order always follows input order.',
+					},
+					{
+						displayName: 'Timeout (Ms)',
+						name: 'timeoutMs',
+						type: 'number',
+						default: DEFAULT_TIMEOUT_MS,
+						typeOptions: { minValue: 100, maxValue: 600_000 },
+						description:
+							'How long to wait for each answer. A read that times out is retried; a campaign that times out is not, because it may have been created.',
 					},
 					{
 						displayName: 'Timezone',

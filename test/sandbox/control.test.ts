@@ -176,6 +176,32 @@ describe('faults', () => {
     expect((await call(sandbox, 'GET', '/_sandbox/faults')).json.faults[0].times).toBe(10);
   });
 
+  test('a perRequest fault fails each distinct request its first `times` attempts, then lets it through', async () => {
+    await addFault({ path: '/io/location', status: 503, times: 2, perRequest: true });
+    const statuses = async (latlng: string) => {
+      const seen = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        seen.push((await call(sandbox, 'GET', `/io/location?latlng=${latlng}`, { undocumented: true })).status);
+      }
+      return seen;
+    };
+    expect(await statuses('-6.9,107.6')).toEqual([503, 503, 200]);
+    expect(await statuses('-7.25,112.75')).toEqual([503, 503, 200]);
+    expect((await call(sandbox, 'GET', '/io/products')).status).toBe(200);
+    // It stays (for the next distinct request) until the faults are cleared.
+    expect((await call(sandbox, 'GET', '/_sandbox/faults')).json.faults).toHaveLength(1);
+    expect((await call(sandbox, 'GET', '/io/location?latlng=1,1', { undocumented: true })).status).toBe(503);
+  });
+
+  test('a perRequest fault tells POST bodies apart', async () => {
+    await addFault({ method: 'POST', path: '/lba/campaign', status: 502, perRequest: true });
+    const first = { ...validCampaign(), name: 'first' };
+    expect((await call(sandbox, 'POST', '/lba/campaign', { json: first, undocumented: true })).status).toBe(502);
+    expect((await call(sandbox, 'POST', '/lba/campaign', { json: { ...first, name: 'second' }, undocumented: true })).status).toBe(502);
+    expect((await call(sandbox, 'POST', '/lba/campaign', { json: first })).status).toBe(200);
+    expect(await campaigns()).toHaveLength(1);
+  });
+
   test('DELETE clears pending faults', async () => {
     await addFault({ status: 500 });
     await addFault({ drop: true });

@@ -5,7 +5,7 @@ import { create } from './campaign/create.operation';
 import { reverseGeocode } from './location/reverseGeocode.operation';
 import { getMany } from './product/getMany.operation';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runItems, type Operation } from '../helpers/runItems';
-import { createTransport, type CredentialType } from '../transport';
+import { createTransport, DEFAULT_TIMEOUT_MS, type CredentialType } from '../transport';
 
 const operations: Record<string, Record<string, Operation<unknown>>> = {
 	campaign: { create: create as Operation<unknown> },
@@ -25,10 +25,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const credentialType: CredentialType =
 		this.getNodeParameter('authentication', 0, 'accessToken') === 'oAuth2' ? 'lbaAdsOAuth2Api' : 'lbaAdsApi';
 	const credentials = await this.getCredentials(credentialType);
-	const transport = createTransport(this, credentialType, credentials);
-
-	const requested = Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY));
-	const concurrency = Number.isInteger(requested) ? Math.min(Math.max(requested, 1), MAX_CONCURRENCY) : DEFAULT_CONCURRENCY;
+	const transport = createTransport(this, credentialType, credentials, {
+		timeoutMs: wholeNumberOption(this, 'options.timeoutMs', DEFAULT_TIMEOUT_MS, 100, 600_000),
+	});
+	const concurrency = wholeNumberOption(this, 'options.concurrency', DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY);
 
 	return [await runItems(this, operation, transport, concurrency)];
+}
+
+/** A whole-number option clamped to its range; anything else (e.g. an expression giving text) means the default. */
+function wholeNumberOption(ctx: IExecuteFunctions, name: string, fallback: number, min: number, max: number): number {
+	const value = Number(ctx.getNodeParameter(name, 0, fallback));
+	return Number.isInteger(value) ? Math.min(Math.max(value, min), max) : fallback;
 }

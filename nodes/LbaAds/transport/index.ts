@@ -32,6 +32,8 @@ export interface Transport {
 	request(options: ApiRequest): Promise<IDataObject>;
 }
 
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 export const RETRY = {
 	maxRetries: 3,
 	firstDelayMs: 500,
@@ -47,6 +49,7 @@ export const RETRY = {
 const OAUTH2_OPTIONS: IAdditionalCredentialOptions = { oauth2: { tokenType: 'Bearer' } };
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT']);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET']);
 
 interface Failure {
@@ -60,6 +63,7 @@ export function createTransport(
 	ctx: IExecuteFunctions,
 	credentialType: CredentialType,
 	credentials: ICredentialDataDecryptedObject,
+	{ timeoutMs = DEFAULT_TIMEOUT_MS }: { timeoutMs?: number } = {},
 ): Transport {
 	const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
 	// Handing n8n the credential read once per run spares it a database read and a
@@ -77,6 +81,7 @@ export function createTransport(
 			qs: options.qs,
 			body: options.body,
 			json: true,
+			timeout: timeoutMs,
 			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
 		};
 		return (await ctx.helpers.httpRequestWithAuthentication.call(
@@ -95,7 +100,7 @@ export function createTransport(
 				} catch (error) {
 					const failure = describeFailure(error);
 					const delayMs = options.retry ? retryDelayMs(failure, attempt) : undefined;
-					if (delayMs === undefined) throw toNodeApiError(ctx, failure, options, attempt);
+					if (delayMs === undefined) throw toNodeApiError(ctx, failure, options, attempt, timeoutMs);
 					await sleep(delayMs);
 				}
 			}
@@ -150,11 +155,17 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function toNodeApiError(ctx: IExecuteFunctions, failure: Failure, options: ApiRequest, attempt: number): NodeApiError {
+function toNodeApiError(
+	ctx: IExecuteFunctions,
+	failure: Failure,
+	options: ApiRequest,
+	attempt: number,
+	timeoutMs: number,
+): NodeApiError {
 	const body = (failure.body && typeof failure.body === 'object' ? failure.body : {}) as IDataObject;
 	const what = `${options.method} ${options.path}`;
 	const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
-	const { message, description } = explain(failure, body, what, tries, options);
+	const { message, description } = explain(failure, body, what, tries, options, timeoutMs);
 	// Only the response body and our own words go in: the request (and its Authorization header) never does.
 	return new NodeApiError(ctx.getNode(), { ...body, message } as JsonObject, {
 		message,
@@ -170,6 +181,7 @@ function explain(
 	what: string,
 	tries: string,
 	options: ApiRequest,
+	timeoutMs: number,
 ): { message: string; description: string } {
 	const apiError = (body.error ?? {}) as IDataObject;
 	const fault = (body.fault ?? {}) as IDataObject;
@@ -206,6 +218,12 @@ function explain(
 		return {
 			message: `The LBA service answered ${what} with HTTP ${failure.status}${apiError.code ? ` (${String(apiError.code)})` : ''}`,
 			description: [serverText(body), ...fieldLines(apiError.details)].filter(Boolean).join('\n'),
+		};
+	}
+	if (failure.networkCode !== undefined && TIMEOUT_CODES.has(failure.networkCode)) {
+		return {
+			message: `The LBA service did not answer ${what} within ${timeoutMs} ms${tries}`,
+			description: `Raise "Timeout" in the node's options if the service is slow.${notRetried}`,
 		};
 	}
 	// The network code stays out of the message: n8n would replace a message containing it with a generic one.

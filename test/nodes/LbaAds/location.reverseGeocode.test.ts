@@ -113,6 +113,20 @@ describe('Location > Reverse Geocode', () => {
 		if (_name.startsWith('429')) expect(Date.now() - started).toBeGreaterThanOrEqual(2000); // 2 x Retry-After: 1
 	});
 
+	it('an answer slower than the Timeout option is abandoned and retried', async () => {
+		await fault(context, { method: 'GET', path: '/io/location', latencyMs: 1500, perRequest: true });
+		const result = await runNode(context, geocode({ options: { timeoutMs: 300 } }), [{ lat: -6.9147, lng: 107.6098 }]);
+		expect(errorOf(result)).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ province: 'Jawa Barat' });
+		expect(await requests(context, { path: '/io/location' })).toHaveLength(2);
+	});
+
+	it('a service that never answers in time gives a timeout error naming the limit', async () => {
+		await fault(context, { method: 'GET', path: '/io/location', latencyMs: 1500, times: 10 });
+		const result = await runNode(context, geocode({ options: { timeoutMs: 200 } }), [{ lat: -6.9147, lng: 107.6098 }]);
+		expect(errorOf(result)?.message).toBe('The LBA service did not answer GET /io/location within 200 ms after 4 attempts');
+	});
+
 	it('gives up after a bounded number of retries with a clear message', async () => {
 		await fault(context, { method: 'GET', path: '/io/location', times: 10, status: 503, body: { message: 'down' } });
 		const result = await runNode(context, geocode(), [{ lat: -2.5337, lng: 140.7181 }]);

@@ -1,0 +1,18 @@
+// Jest config for the reliability suite (issue 6): generated bad input, injected faults,
+// secrets and sandbox abuse. Loopback only, bounded in time and requests.
+//   npm run test:reliability
+// Each suite records its figures (test/reliability/figures.ts); figures-reporter.js prints
+// them as one table at the end and writes artifacts/reliability/figures.{json,md}.
+const base = require('../../jest.config.js');
+
+module.exports = {
+	...base,
+	rootDir: '../..',
+	roots: ['<rootDir>/test/reliability'],
+	testMatch: ['**/*.reliability.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/'],
+	testTimeout: 5 * 60 * 1000,
+	// Suites measure; running them one at a time keeps the figures comparable on 2 cores.
+	maxWorkers: 1,
+	reporters: ['default', '<rootDir>/test/reliability/figures-reporter.js'],
+};
