@@ -14,7 +14,11 @@ function parseDateTimeWithOffset(text) {
   const m = DATE_TIME_WITH_OFFSET.exec(String(text));
   if (!m) return NaN;
   const [, y, mo, d, h, mi, s, fraction, zulu, sign, offsetHours, offsetMinutes] = m;
-  const local = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, fraction ? Math.floor(Number(fraction) * 1000) : 0);
+  // Not Date.UTC(y, ...): it reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(+y, +mo - 1, +d);
+  date.setUTCHours(+h, +mi, +s, fraction ? Math.floor(Number(fraction) * 1000) : 0);
+  const local = date.getTime();
   if (zulu) return local;
   const offset = (Number(offsetHours) * 60 + Number(offsetMinutes || 0)) * 60000;
   return sign === '+' ? local - offset : local + offset;

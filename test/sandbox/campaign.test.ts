@@ -59,6 +59,8 @@ describe('valid campaigns', () => {
     ['hour-only offset', '2026-12-01T08:00:00+07', '2026-12-02T08:00:00+07'],
     ['fractional seconds', '2026-12-01T08:00:00.250+07:00', '2026-12-01T08:00:00.500+07:00'],
     ['different offsets, end later in absolute time', '2026-12-01T08:00:00+07:00', '2026-12-01T01:30:00Z'],
+    // Regression (reliability suite): years 0-99 were read as 1900-1999, so this start looked later.
+    ['start in the year 0050, end in 1949', '0050-01-01T00:00:00+00:00', '1949-01-01T00:00:00+00:00'],
   ])('accepts dates with a %s', async (_label, startDate, endDate) => {
     const reply = await call(sandbox, 'POST', '/lba/campaign', { json: validCampaign({ channels: [validChannel({ startDate, endDate })] }) });
     expect(reply.status).toBe(200);

@@ -88,3 +88,37 @@ describe('campaign validation (before anything is sent)', () => {
 		expect(result.ok && result.body.channels[0].startDate).toBe('2026-12-01T09:00:00+09:00');
 	});
 });
+
+// Defects the generated-input suite (test/reliability/bad-input) found: each of these was sent
+// and refused by the service (or, for emoji, refused by the node although the service takes it).
+describe('regressions found by the reliability suite', () => {
+	const withChannel = (overrides: Record<string, unknown>) => ({ ...campaign, channels: [{ ...channel, ...overrides }] });
+
+	it.each([
+		['sender over 11 characters', withChannel({ sender: 'ABCDEFGHIJKL' }), 'channels[0].sender', 'must be at most 11 characters, got 12'],
+		['message over 160 characters', withChannel({ message: 'x'.repeat(161) }), 'channels[0].message', 'must be at most 160 characters, got 161'],
+		['name over 255 characters', { ...campaign, name: 'n'.repeat(256) }, 'name', 'must be at most 255 characters, got 256'],
+		['description over 1000 characters', { ...campaign, description: 'd'.repeat(1001) }, 'description', 'must be at most 1000 characters, got 1001'],
+		['smsQty over 10,000,000', withChannel({ smsQty: 10_000_001 }), 'channels[0].smsQty', 'must be at most 10,000,000'],
+		['locationId over 32 bits', withChannel({ locationId: 2_147_483_648 }), 'channels[0].locationId', 'must be at most 2,147,483,647'],
+		['100 channels', { ...campaign, channels: Array.from({ length: 100 }, () => channel) }, 'channels', 'must contain at most 99 channels'],
+		['dates equal once sent in whole seconds', withChannel({ startDate: '2026-12-01T09:00:00.100+07:00', endDate: '2026-12-01T09:00:00.900+07:00' }), 'channels[0].endDate', expect.stringMatching(/^must be after startDate/)],
+		['a five-digit year (epoch far in the future)', withChannel({ endDate: 8.6e15 }), 'channels[0].endDate', expect.stringMatching(/^year \d+ is outside 0000-9999/)],
+		['an offset beyond 18 hours', withChannel({ endDate: '2026-12-07T21:00:00+24:00' }), 'channels[0].endDate', 'UTC offset +24:00 is outside -18:00 to +18:00'],
+	])('rejects %s', (_label, input, field, message) => {
+		expect(problems(input)).toContainEqual({ field, message });
+	});
+
+	it('counts characters as the service does: 160 emoji are 160 characters, not 320', () => {
+		const result = checkCampaign(withChannel({ message: '😀'.repeat(160), sender: '👍🏽'.repeat(5) }), 'Asia/Jakarta');
+		expect(result.ok).toBe(true);
+	});
+
+	it('accepts the bounds themselves', () => {
+		const result = checkCampaign(
+			{ ...campaign, name: 'n'.repeat(255), channels: [{ ...channel, sender: 'S'.repeat(11), message: 'm'.repeat(160), smsQty: 10_000_000, locationId: 2_147_483_647 }] },
+			'Asia/Jakarta',
+		);
+		expect(result.ok).toBe(true);
+	});
+});

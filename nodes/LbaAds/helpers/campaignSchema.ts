@@ -41,24 +41,56 @@ export const TELCOS: ReadonlyArray<{ id: string; label: string }> = [
 const CATEGORY_IDS = new Set(CATEGORIES.map((category) => category.id));
 const TELCO_IDS = TELCOS.map((telco) => telco.id) as [string, ...string[]];
 
-const requiredText = z
-	.string({ required_error: 'is required', invalid_type_error: 'must be text' })
-	.trim()
-	.min(1, 'must not be empty');
+/**
+ * Bounds the spec does not show (8.): the sandbox's documented choices, so the node never sends
+ * a campaign the service would refuse. Lengths count characters (Unicode code points), as the
+ * service's JSON Schema does: an emoji is one character, not two UTF-16 units.
+ */
+export const LIMITS = {
+	name: 255,
+	description: 1000,
+	/** The longest alphanumeric SMS sender ID (GSM 03.40). */
+	sender: 11,
+	/** One SMS; smsQty counts messages. */
+	message: 160,
+	smsQty: 10_000_000,
+	/** A positive 32-bit integer. */
+	locationId: 2_147_483_647,
+	/** Channel ids end in a two-digit sequence. */
+	channels: 99,
+};
+
+function requiredText(maxCharacters: number) {
+	return z
+		.string({ required_error: 'is required', invalid_type_error: 'must be text' })
+		.trim()
+		.min(1, 'must not be empty')
+		.refine(
+			(text) => characterCount(text) <= maxCharacters,
+			(text) => ({ message: `must be at most ${maxCharacters} characters, got ${characterCount(text)}` }),
+		);
+}
+
+function characterCount(text: string): number {
+	return Array.from(text).length;
+}
 
 /** Digit strings such as "161" (the real service's own sample) count as the number they spell. */
 function digitsToNumber(value: unknown): unknown {
 	return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
 }
 
-/** Whole numbers >= 1. */
-const positiveInteger = z.preprocess(
-	digitsToNumber,
-	z
-		.number({ required_error: 'is required', invalid_type_error: 'must be a whole number' })
-		.int('must be a whole number')
-		.min(1, 'must be at least 1'),
-);
+/** Whole numbers from 1 to `max`. */
+function positiveInteger(max: number) {
+	return z.preprocess(
+		digitsToNumber,
+		z
+			.number({ required_error: 'is required', invalid_type_error: 'must be a whole number' })
+			.int('must be a whole number')
+			.min(1, 'must be at least 1')
+			.max(max, `must be at most ${max.toLocaleString('en-US')}`),
+	);
+}
 
 const telcoId = z.preprocess(
 	(value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
@@ -81,10 +113,10 @@ function apiDate(zone: string, role: DateRole) {
 function channelSchema(zone: string) {
 	return z
 		.object({
-			sender: requiredText,
-			locationId: positiveInteger,
-			smsQty: positiveInteger,
-			message: requiredText,
+			sender: requiredText(LIMITS.sender),
+			locationId: positiveInteger(LIMITS.locationId),
+			smsQty: positiveInteger(LIMITS.smsQty),
+			message: requiredText(LIMITS.message),
 			startDate: apiDate(zone, 'start'),
 			endDate: apiDate(zone, 'end'),
 			telcoId,
@@ -94,7 +126,8 @@ function channelSchema(zone: string) {
 			// zod still runs this when a date failed to parse; compare only two real dates.
 			const { startDate, endDate } = channel as { startDate: unknown; endDate: unknown };
 			if (!DateTime.isDateTime(startDate) || !DateTime.isDateTime(endDate)) return;
-			if (endDate.toMillis() <= startDate.toMillis()) {
+			// Compared as sent: the API format has whole seconds, so 09:00:00.100 < 09:00:00.900 is not enough.
+			if (wholeSeconds(endDate) <= wholeSeconds(startDate)) {
 				ctx.addIssue({
 					code: z.ZodIssueCode.custom,
 					path: ['endDate'],
@@ -109,11 +142,15 @@ function channelSchema(zone: string) {
 		}));
 }
 
+function wholeSeconds(date: DateTime): number {
+	return Math.floor(date.toMillis() / 1000);
+}
+
 function campaignSchema(zone: string) {
 	return z
 		.object({
-			name: requiredText,
-			description: requiredText,
+			name: requiredText(LIMITS.name),
+			description: requiredText(LIMITS.description),
 			categoryId: z.preprocess(
 				digitsToNumber,
 				z.number({ required_error: 'is required', invalid_type_error: 'must be a category id' }).refine(
@@ -126,7 +163,8 @@ function campaignSchema(zone: string) {
 					required_error: 'is required',
 					invalid_type_error: 'must be a list of channels',
 				})
-				.min(1, 'must contain at least one channel'),
+				.min(1, 'must contain at least one channel')
+				.max(LIMITS.channels, `must contain at most ${LIMITS.channels} channels`),
 		})
 		.strict();
 }

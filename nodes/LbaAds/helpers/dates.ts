@@ -52,7 +52,7 @@ export function parseDate(input: unknown, zone: string, role: DateRole = 'start'
 	}
 	for (const parse of [DateTime.fromISO, DateTime.fromSQL, DateTime.fromRFC2822]) {
 		const parsed = parse(text, { zone, setZone: true });
-		if (parsed.isValid) return { ok: true, value: parsed };
+		if (parsed.isValid) return checked(parsed, `"${text}" is not a valid date`);
 	}
 	return {
 		ok: false,
@@ -76,6 +76,16 @@ function fromEpochMillis(millis: number, zone: string): ParsedDate {
 	return checked(DateTime.fromMillis(millis, { zone }), `${millis} is not a valid timestamp`);
 }
 
+/** What the API format can say: a four-digit year (RFC 3339) and a real-world offset. */
+const MAX_OFFSET_MINUTES = 18 * 60;
+
 function checked(value: DateTime, reason: string): ParsedDate {
-	return value.isValid ? { ok: true, value } : { ok: false, reason };
+	if (!value.isValid) return { ok: false, reason };
+	if (value.year < 0 || value.year > 9999) {
+		return { ok: false, reason: `year ${value.year} is outside 0000-9999, which ISO 8601 dates without extension can carry` };
+	}
+	if (Math.abs(value.offset) > MAX_OFFSET_MINUTES) {
+		return { ok: false, reason: `UTC offset ${value.toFormat('ZZ')} is outside -18:00 to +18:00` };
+	}
+	return { ok: true, value };
 }

@@ -97,3 +97,15 @@ function errorJson(error: Error): IDataObject {
 	const description = (error as { description?: string | null }).description;
 	return description ? { error: error.message, description } : { error: error.message };
 }
+
+/** A bad parameter value as an error description shows it: JSON, but NaN, Infinity and undefined by name. */
+export function shownValue(value: unknown): string {
+	if (typeof value === 'number' || value === undefined) return String(value);
+	let text: string;
+	try {
+		text = JSON.stringify(value) ?? String(value);
+	} catch {
+		text = String(value); // circular or BigInt
+	}
+	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

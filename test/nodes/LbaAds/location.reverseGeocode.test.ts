@@ -77,10 +77,21 @@ describe('Location > Reverse Geocode', () => {
 		[{ lat: -6.2, lng: -180.5 }, 'Longitude must be a number from -180 to 180'],
 		[{ lat: 'north', lng: 100 }, 'Latitude must be a number from -90 to 90'],
 		[{ lng: 100 }, 'Latitude must be a number from -90 to 90'],
+		// Regressions from the reliability suite: Number() reads these as 16 and 1.
+		[{ lat: '0x10', lng: 100 }, 'Latitude must be a number from -90 to 90'],
+		[{ lat: 0, lng: '0b1' }, 'Longitude must be a number from -180 to 180'],
 	])('rejects bad coordinates %j without sending', async (item, message) => {
 		const result = await runNode(context, geocode(), [item]);
 		expect(errorOf(result)?.message).toBe(message);
 		expect(await requests(context, { path: '/io/location' })).toHaveLength(0);
+	});
+
+	it('sends tiny coordinates as plain decimals (String(1e-7) is "1e-7", which the service refuses)', async () => {
+		const result = await runNode(context, geocode({ output: 'raw' }), [{ lat: 1e-7, lng: 100 }]);
+		expect(errorOf(result)).toBeUndefined();
+		expect((await requests(context, { path: '/io/location' })).map((request) => [request.query.latlng, request.status])).toEqual([
+			['0.0000001,100', 200],
+		]);
 	});
 
 	it('continueOnFail: bad and good coordinates in one run', async () => {

@@ -55,4 +55,11 @@ describe('Product > Get Many', () => {
 		const result = await runNode(context, products({ limit: 2 }), [{}, {}]);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }]);
 	});
+
+	// Regression from the reliability suite: slice(0, -1) returned all but one product, slice(0, NaN) none.
+	it.each([[-1], [0], [1.5], ['abc'], [null]])('rejects limit %j with an item error and sends nothing', async (limit) => {
+		const result = await runNode(context, products({ returnAll: false, limit: '={{ $json.limit }}' }), [{ limit }]);
+		expect(errorOf(result)).toMatchObject({ message: 'Limit must be a whole number of at least 1' });
+		expect(await requests(context, { path: '/io/products' })).toHaveLength(0);
+	});
 });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Operation } from '../../helpers/runItems';
+import { shownValue, type Operation } from '../../helpers/runItems';
 
 const showFor = { show: { resource: ['location'], operation: ['reverseGeocode'] } };
 
@@ -73,7 +73,7 @@ export const reverseGeocode: Operation<GeocodeRequest> = {
 		const body = await transport.request({
 			method: 'GET',
 			path: '/io/location',
-			qs: { latlng: `${request.latitude},${request.longitude}` },
+			qs: { latlng: `${decimalText(request.latitude)},${decimalText(request.longitude)}` },
 			itemIndex,
 			retry: true,
 		});
@@ -94,13 +94,22 @@ export const reverseGeocode: Operation<GeocodeRequest> = {
 	},
 };
 
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** Plain decimal text for the latlng query: String(1e-7) would be "1e-7". */
+function decimalText(value: number): string {
+	const text = String(value);
+	return /e/i.test(text) ? value.toFixed(20).replace(/\.?0+$/, '') : text;
+}
+
 function coordinate(ctx: IExecuteFunctions, name: string, label: string, limit: number, itemIndex: number): number {
 	const raw = ctx.getNodeParameter(name, itemIndex);
-	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+	// Text must be a plain decimal ("-6.9", "1e-3"): Number() would also take "0x10" or "0b1".
+	const value = typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : raw;
 	if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > limit) {
 		throw new NodeOperationError(ctx.getNode(), `${label} must be a number from -${limit} to ${limit}`, {
 			itemIndex,
-			description: `Got ${JSON.stringify(raw)}. Nothing was sent for this item.`,
+			description: `Got ${shownValue(raw)}. Nothing was sent for this item.`,
 		});
 	}
 	return value;

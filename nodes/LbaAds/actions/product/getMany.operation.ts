@@ -1,6 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import type { Operation } from '../../helpers/runItems';
+import { shownValue, type Operation } from '../../helpers/runItems';
 
 const showFor = { show: { resource: ['product'], operation: ['getMany'] } };
 
@@ -44,7 +45,7 @@ export const getMany: Operation<ProductsRequest> = {
 	prepare(ctx, itemIndex) {
 		const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		return {
-			limit: returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number),
+			limit: returnAll ? Infinity : limit(ctx, itemIndex),
 			simplify: ctx.getNodeParameter('simplify', itemIndex, true) as boolean,
 		};
 	},
@@ -56,6 +57,19 @@ export const getMany: Operation<ProductsRequest> = {
 		return request.simplify ? products.map(simplify) : products;
 	},
 };
+
+function limit(ctx: IExecuteFunctions, itemIndex: number): number {
+	const raw = ctx.getNodeParameter('limit', itemIndex, 50);
+	const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+		// slice(0, -1) or slice(0, NaN) would quietly return the wrong products.
+		throw new NodeOperationError(ctx.getNode(), 'Limit must be a whole number of at least 1', {
+			itemIndex,
+			description: `Got ${shownValue(raw)}. Nothing was sent for this item.`,
+		});
+	}
+	return value;
+}
 
 function simplify(product: IDataObject): IDataObject {
 	const data = ((product.details as IDataObject | undefined)?.data ?? {}) as IDataObject;
