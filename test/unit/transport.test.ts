@@ -2,8 +2,8 @@ import { parseRetryAfter, RETRY, retryDelayMs } from '../../nodes/LbaAds/transpo
 import { readableSize } from '../../nodes/LbaAds/actions/product/getMany.operation';
 
 describe('retry policy (pure)', () => {
-	it('retries 429/502/503/504 and connection resets with growing, bounded delays', () => {
-		for (const status of [429, 502, 503, 504]) {
+	it('retries 429 and 5xx and connection resets with growing, bounded delays', () => {
+		for (const status of [429, 500, 502, 503, 504]) {
 			const delays = [0, 1, 2, 3].map((attempt) => retryDelayMs({ status }, attempt));
 			expect(delays.slice(0, RETRY.maxRetries).every((delay) => delay !== undefined && delay <= RETRY.maxDelayMs)).toBe(true);
 			expect(delays[1]!).toBeGreaterThan(delays[0]!);
@@ -12,8 +12,8 @@ describe('retry policy (pure)', () => {
 		expect(retryDelayMs({ networkCode: 'ECONNRESET' }, 0)).toBe(RETRY.firstDelayMs);
 	});
 
-	it('does not retry client errors, 500 or unknown network codes', () => {
-		for (const status of [400, 401, 404, 500]) expect(retryDelayMs({ status }, 0)).toBeUndefined();
+	it('does not retry client errors, 501 (never implemented) or unknown network codes', () => {
+		for (const status of [400, 401, 404, 501]) expect(retryDelayMs({ status }, 0)).toBeUndefined();
 		expect(retryDelayMs({ networkCode: 'ENOTFOUND' }, 0)).toBeUndefined();
 	});
 

@@ -48,7 +48,8 @@ export const RETRY = {
  */
 const OAUTH2_OPTIONS: IAdditionalCredentialOptions = { oauth2: { tokenType: 'Bearer' } };
 
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+// 500 too: a gateway (Apigee) answers 500 for a backend hiccup, and a read is safe to repeat.
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT']);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET']);
 
