@@ -14,5 +14,6 @@ module.exports = {
 	testTimeout: 5 * 60 * 1000,
 	// Suites measure; running them one at a time keeps the figures comparable on 2 cores.
 	maxWorkers: 1,
+	setupFilesAfterEnv: ['<rootDir>/test/reliability/loopback-only.ts'],
 	reporters: ['default', '<rootDir>/test/reliability/figures-reporter.js'],
 };
