@@ -1,4 +1,12 @@
-import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	Icon,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { baseUrlProperty, productsTest } from './common';
 
@@ -54,4 +62,16 @@ export class LbaAdsOAuth2Api implements ICredentialType {
 	];
 
 	test: ICredentialTestRequest = productsTest;
+
+	/**
+	 * The real service (Apigee) may answer token_type "BearerToken"; n8n's OAuth2 client then
+	 * puts the token in the URL (?access_token=...), where server and proxy logs keep it. The
+	 * node asks for a Bearer header itself; the credential Test does not go through the node,
+	 * so the token type is made "Bearer" here, after every token fetch, before n8n signs.
+	 */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const token = credentials.oauthTokenData as IDataObject | undefined;
+		if (!token || typeof token !== 'object' || String(token.token_type ?? 'bearer').toLowerCase() === 'bearer') return {};
+		return { oauthTokenData: { ...token, token_type: 'Bearer' } };
+	}
 }
