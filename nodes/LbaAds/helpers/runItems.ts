@@ -80,7 +80,9 @@ export async function runItems<Request>(
 		if (outcome === undefined) continue; // never started because an earlier item failed
 		if ('error' in outcome) {
 			if (!continueOnFail) throw outcome.error;
-			output.push({ json: errorJson(outcome.error), pairedItem: { item: itemIndex } });
+			// `error` is what sends the item to the error output under "Continue (using error output)":
+			// n8n only recognises a bare { error } json otherwise, and ours also carries the description.
+			output.push({ json: errorJson(outcome.error), error: outcome.error as NodeApiError, pairedItem: { item: itemIndex } });
 			continue;
 		}
 		for (const json of outcome.json) output.push({ json, pairedItem: { item: itemIndex } });

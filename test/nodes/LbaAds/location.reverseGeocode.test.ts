@@ -108,6 +108,18 @@ describe('Location > Reverse Geocode', () => {
 		]);
 	});
 
+	// Regression from the reliability suite: error items carried `description`, so n8n did not
+	// recognise them as errors and sent them down the success output.
+	it('continue using error output: failing items go to the error output, the rest to success', async () => {
+		const result = await runNode(context, geocode(), [{ lat: -6.2, lng: 106.8167 }, { lat: 123, lng: 0 }], {
+			node: { onError: 'continueErrorOutput' },
+		});
+		expect(result.output('LBA', 0).map((item) => [item.pairedItem, item.json.province])).toEqual([[{ item: 0 }, 'DKI Jakarta']]);
+		expect(result.output('LBA', 1).map((item) => [item.pairedItem, item.json.error])).toEqual([
+			[{ item: 1 }, 'Latitude must be a number from -90 to 90'],
+		]);
+	});
+
 	it.each([
 		['429 with Retry-After', { status: 429, headers: { 'Retry-After': '1' }, body: { message: 'slow' } }],
 		['502', { status: 502, body: { message: 'bad gateway' } }],
