@@ -13,8 +13,9 @@ interface Counts {
 	refused: string[];
 }
 
+// Kept on the net module, which all test files share: jest gives each file its own `process` object.
 const KEY = Symbol.for('lba.reliability.loopbackOnly');
-const processState = process as unknown as Record<symbol, Counts | undefined>;
+const sharedState = net as unknown as Record<symbol, Counts | undefined>;
 
 function isLoopback(host: string | undefined): boolean {
 	if (host === undefined || host === '' || host === 'localhost') return true;
@@ -27,8 +28,10 @@ function install(): Counts {
 	const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket;
 	net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
 		const first = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0]; // node passes [options, cb] internally
-		const options = (typeof first === 'object' && first !== null ? first : { port: first, host: args[1] }) as { path?: string; host?: string };
-		if (options.path === undefined) {
+		const options = (typeof first === 'object' && first !== null ? first : { port: first, host: args[1] }) as { path?: string; port?: unknown; host?: string };
+		// A Unix socket has a path and no port; an HTTP request's options carry its URL path too.
+		const unixSocket = typeof first === 'string' || (options.path !== undefined && options.port === undefined);
+		if (!unixSocket) {
 			if (!isLoopback(typeof options.host === 'string' ? options.host : undefined)) {
 				counts.refused.push(String(options.host));
 				throw new Error(`reliability suite: connection to ${String(options.host)} refused (loopback only)`);
@@ -40,7 +43,7 @@ function install(): Counts {
 	return counts;
 }
 
-const counts = (processState[KEY] ??= install());
+const counts = (sharedState[KEY] ??= install());
 
 afterAll(() => {
 	const dir = path.resolve(__dirname, '../../artifacts/reliability/connections');

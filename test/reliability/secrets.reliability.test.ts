@@ -414,12 +414,12 @@ const API_ERRORS: Scenario[] = [
 	})),
 	...everywhere('HTTP 200 with a JSON string body', (operation) => ({
 		faults: [onPath(operation, { status: 200, body: '<html>not an object</html>' })],
-		expect: operation === 'geocode' ? /could not geocode/ : 'no error',
+		expect: operation === 'geocode' ? /could not geocode/ : operation === 'products' ? /without a product list/ : 'no error',
 	})),
 	...everywhere('HTML with HTTP 200', (operation) => ({
 		target: 'raw',
 		reply: html(200),
-		expect: operation === 'geocode' ? /could not geocode/ : 'no error',
+		expect: operation === 'geocode' ? /could not geocode/ : operation === 'products' ? /without a product list/ : 'no error',
 	})),
 	...everywhere('HTML with HTTP 502', (operation) => ({
 		target: 'raw',
@@ -429,7 +429,7 @@ const API_ERRORS: Scenario[] = [
 	...everywhere('invalid JSON with HTTP 200', (operation) => ({
 		target: 'raw',
 		reply: { status: 200, contentType: 'application/json', body: '{"results": [' },
-		expect: operation === 'geocode' ? /could not geocode/ : 'no error',
+		expect: operation === 'geocode' ? /could not geocode/ : operation === 'products' ? /without a product list/ : 'no error',
 	})),
 	...AUTHS.flatMap((auth): Scenario[] => [
 		{
@@ -459,7 +459,8 @@ const NETWORK_ERRORS: Scenario[] = [
 		faults: [onPath(operation, { latencyMs: 400, times: ATTEMPTS })],
 		expect: /did not answer .* within 100 ms/,
 	})),
-	...everywhere('wrong Base URL (connection refused)', () => ({ target: 'refused', expect: /Could not reach the LBA service|ECONNREFUSED/ })),
+	// With OAuth2 the token URL is the first thing that cannot be reached.
+	...everywhere('wrong Base URL (connection refused)', () => ({ target: 'refused', expect: /Could not reach the LBA service|Could not get an OAuth2 access token/ })),
 ];
 
 const OAUTH2_TOKEN_ERRORS: Scenario[] = OPERATION_NAMES.flatMap((operation): Scenario[] =>

@@ -32,6 +32,7 @@ export async function runItems<Request>(
 ): Promise<INodeExecutionData[]> {
 	const itemCount = ctx.getInputData().length;
 	const continueOnFail = ctx.continueOnFail();
+	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
 	const outcomes: Outcome[] = new Array(itemCount);
 	const prepared: Array<Request | undefined> = new Array(itemCount);
 
@@ -80,9 +81,13 @@ export async function runItems<Request>(
 		if (outcome === undefined) continue; // never started because an earlier item failed
 		if ('error' in outcome) {
 			if (!continueOnFail) throw outcome.error;
-			// `error` is what sends the item to the error output under "Continue (using error output)":
-			// n8n only recognises a bare { error } json otherwise, and ours also carries the description.
-			output.push({ json: errorJson(outcome.error), error: outcome.error as NodeApiError, pairedItem: { item: itemIndex } });
+			output.push(
+				toErrorOutput
+					? // `error` sends the item to the error output (n8n then shows { error: message } as its json):
+						// n8n would not recognise our { error, description } json as an error item.
+						{ json: errorJson(outcome.error), error: outcome.error as NodeApiError, pairedItem: { item: itemIndex } }
+					: { json: errorJson(outcome.error), pairedItem: { item: itemIndex } },
+			);
 			continue;
 		}
 		for (const json of outcome.json) output.push({ json, pairedItem: { item: itemIndex } });

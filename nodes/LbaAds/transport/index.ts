@@ -30,6 +30,8 @@ export interface ApiRequest {
 
 export interface Transport {
 	request(options: ApiRequest): Promise<IDataObject>;
+	/** Removes the credential's secrets from text a response put in an error. */
+	redact(text: string): string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -58,7 +60,12 @@ interface Failure {
 	body?: unknown;
 	retryAfterMs?: number;
 	networkCode?: string;
+	/** The OAuth2 token request failed, so the API request itself was never sent. */
+	tokenEndpoint?: boolean;
 }
+
+/** Codes of n8n's OAuth2 client (@n8n/client-oauth2) for a refused or failed token request. */
+const TOKEN_ERROR_CODES = new Set(['EAUTH', 'ESTATUS']);
 
 export function createTransport(
 	ctx: IExecuteFunctions,
@@ -67,6 +74,7 @@ export function createTransport(
 	{ timeoutMs = DEFAULT_TIMEOUT_MS }: { timeoutMs?: number } = {},
 ): Transport {
 	const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+	const redact = secretRedactor(credentials);
 	// Handing n8n the credential read once per run spares it a database read and a
 	// decryption per request (the largest cost in the bench profile of Reverse Geocode).
 	// OAuth2 must not use it: n8n stores refreshed tokens on the credential it loads itself.
@@ -94,6 +102,7 @@ export function createTransport(
 	}
 
 	return {
+		redact,
 		async request(options) {
 			for (let attempt = 0; ; attempt++) {
 				try {
@@ -101,7 +110,7 @@ export function createTransport(
 				} catch (error) {
 					const failure = describeFailure(error);
 					const delayMs = options.retry ? retryDelayMs(failure, attempt) : undefined;
-					if (delayMs === undefined) throw toNodeApiError(ctx, failure, options, attempt, timeoutMs);
+					if (delayMs === undefined) throw toNodeApiError(ctx, failure, options, attempt, timeoutMs, redact);
 					await sleep(delayMs);
 				}
 			}
@@ -134,6 +143,15 @@ function describeFailure(error: unknown): Failure {
 			failure.body = response.data ?? response.body;
 			failure.retryAfterMs = parseRetryAfter(headerValue(response.headers, 'retry-after'));
 		}
+		if (typeof level.code === 'string' && TOKEN_ERROR_CODES.has(level.code)) {
+			failure.tokenEndpoint = true;
+			failure.networkCode ??= level.code;
+			failure.status ??= typeof level.status === 'number' ? level.status : undefined;
+			failure.body ??= level.body;
+			continue;
+		}
+		const config = level.config as { url?: string } | undefined;
+		if (typeof config?.url === 'string' && /\/oauth\/token(\?|$)/.test(config.url)) failure.tokenEndpoint = true;
 		if (typeof level.code === 'string' && /^[A-Z_]+$/.test(level.code) && failure.networkCode === undefined) {
 			failure.networkCode = level.code;
 		}
@@ -162,18 +180,43 @@ function toNodeApiError(
 	options: ApiRequest,
 	attempt: number,
 	timeoutMs: number,
+	redact: (text: string) => string,
 ): NodeApiError {
-	const body = (failure.body && typeof failure.body === 'object' ? failure.body : {}) as IDataObject;
+	const received = (failure.body && typeof failure.body === 'object' ? failure.body : {}) as IDataObject;
+	// A server (or proxy) that echoes the request back must not get the token into an output.
+	const body = redactedBody(received, redact);
 	const what = `${options.method} ${options.path}`;
 	const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
-	const { message, description } = explain(failure, body, what, tries, options, timeoutMs);
+	const explained = explain(failure, body, what, tries, options, timeoutMs);
+	const message = redact(explained.message);
 	// Only the response body and our own words go in: the request (and its Authorization header) never does.
 	return new NodeApiError(ctx.getNode(), { ...body, message } as JsonObject, {
 		message,
-		description,
+		description: redact(explained.description),
 		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
 		itemIndex: options.itemIndex,
 	});
+}
+
+function redactedBody(body: IDataObject, redact: (text: string) => string): IDataObject {
+	try {
+		return JSON.parse(redact(JSON.stringify(body))) as IDataObject;
+	} catch {
+		return { message: 'The response body was withheld because it could not be cleaned of secrets.' };
+	}
+}
+
+/** Replaces the credential's secrets, and anything after "Bearer ", with [redacted]. */
+export function secretRedactor(credentials: ICredentialDataDecryptedObject): (text: string) => string {
+	const token = (credentials.oauthTokenData ?? {}) as IDataObject;
+	const secrets = [credentials.accessToken, credentials.clientSecret, token.access_token, token.refresh_token]
+		.filter((value): value is string => typeof value === 'string' && value.length >= 6)
+		.sort((a, b) => b.length - a.length);
+	return (text) => {
+		let redacted = text.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi, '$1 [redacted]');
+		for (const secret of secrets) redacted = redacted.split(secret).join('[redacted]');
+		return redacted;
+	};
 }
 
 function explain(
@@ -191,6 +234,19 @@ function explain(
 			? ' The request was not retried, because the service may already have created the campaign; check the campaign list before running it again.'
 			: '';
 
+	if (failure.tokenEndpoint) {
+		const reason = String(body.error_description ?? body.error ?? '').trim();
+		const refused = failure.status === undefined ? failure.networkCode === 'EAUTH' : failure.status < 500;
+		return refused
+			? {
+					message: `The LBA service refused the OAuth2 client credentials${reason ? `: ${reason}` : ''}`,
+					description: `Nothing was sent to ${what}. Check the Client ID and Client Secret in the LBA Ads OAuth2 credential.`,
+				}
+			: {
+					message: `Could not get an OAuth2 access token from the LBA service${failure.status !== undefined ? ` (HTTP ${failure.status})` : ''}${tries}`,
+					description: `Nothing was sent to ${what}. The token URL (<Base URL>/oauth/token) failed; check the Base URL or try again later.`,
+				};
+	}
 	if (failure.status === 400 && apiError.code === 'G-400003') {
 		return {
 			message: 'The service rejected the campaign as incomplete or invalid (G-400003)',

@@ -86,12 +86,22 @@ describe('LBA Ads OAuth2 API credential (client credentials)', () => {
 		expect(await campaigns(context)).toHaveLength(1);
 	});
 
-	it('a wrong client secret fails with an error, and nothing else is sent', async () => {
+	it('a wrong client secret fails with an error that names the credential, and nothing else is sent', async () => {
 		const credentials = oauth();
 		credentials.lbaAdsOAuth2Api.clientSecret = 'not-the-secret';
 		const result = await runNode(context, { ...productsOnce, authentication: 'oAuth2' }, [{}], { ...oauthNode, credentials });
-		expect(result.error).toBeDefined();
+		// Regression (secrets suite): this read "Could not reach the LBA service… Network error EAUTH. Check the Base URL".
+		expect(errorOf(result)?.message).toMatch(/^The LBA service refused the OAuth2 client credentials/);
+		expect(errorOf(result)?.description).toMatch(/^Nothing was sent to GET \/io\/products\. Check the Client ID and Client Secret/);
 		expect((await requests(context)).map((request) => request.path)).toEqual(['/oauth/token']);
+	});
+
+	it('a failing token URL is reported as such, not as the API failing', async () => {
+		await fault(context, { path: '/oauth/token', status: 500, times: 10 });
+		const result = await runNode(context, { ...createParameters(), authentication: 'oAuth2' }, [{}], { ...oauthNode, credentials: oauth() });
+		// Regression (secrets suite): this read "The LBA service failed to answer POST /lba/campaign (HTTP 500)".
+		expect(errorOf(result)?.message).toBe('Could not get an OAuth2 access token from the LBA service (HTTP 500)');
+		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
 });
 
@@ -118,6 +128,28 @@ describe('the access token never leaks', () => {
 			if (onError === 'continueRegularOutput') expect(result.items[0].json.error).toEqual(expect.any(String));
 			else expect(result.error).toBeDefined();
 		}
+	});
+});
+
+describe('a service that echoes the token back in its error', () => {
+	it.each([
+		['campaign', createParameters(), '/lba/campaign', 502],
+		['products', productsOnce, '/io/products', 400],
+	])('%s: the echoed token is redacted from message, description and error item', async (_name, parameters, path, status) => {
+		const echo = { success: false, error: { code: 'ECHO', message: `Bad request: Authorization: Bearer ${context.token} (token ${context.token})` } };
+		await fault(context, { path, status, body: echo, times: 10 });
+		const result = await runNode(context, parameters, [{}], { node: { onError: 'continueRegularOutput' } });
+		const everything = JSON.stringify({ run: result.run, items: result.items });
+		expect(result.items[0].json.error).toEqual(expect.any(String));
+		expect(everything).toContain('[redacted]');
+		expect(everything).not.toContain(context.token);
+	});
+
+	it('geocoding: a non-OK status whose error_message echoes the token', async () => {
+		await fault(context, { path: '/io/location', status: 200, body: { status: 'REQUEST_DENIED', error_message: `Token ${context.token} is not allowed`, results: [] } });
+		const result = await runNode(context, { resource: 'location', operation: 'reverseGeocode', latitude: -6.2, longitude: 106.8 }, [{}], { node: { onError: 'continueRegularOutput' } });
+		expect(result.items[0].json).toMatchObject({ error: 'The LBA service could not geocode -6.2,106.8: REQUEST_DENIED', description: 'Token [redacted] is not allowed' });
+		expect(JSON.stringify(result.run)).not.toContain(context.token);
 	});
 });
 

@@ -1,5 +1,5 @@
 import { errorOf } from '../../harness';
-import { control, requests, runNode, useSandbox } from './setup';
+import { control, fault, requests, runNode, useSandbox } from './setup';
 
 const context = useSandbox();
 
@@ -61,5 +61,15 @@ describe('Product > Get Many', () => {
 		const result = await runNode(context, products({ returnAll: false, limit: '={{ $json.limit }}' }), [{ limit }]);
 		expect(errorOf(result)).toMatchObject({ message: 'Limit must be a whole number of at least 1' });
 		expect(await requests(context, { path: '/io/products' })).toHaveLength(0);
+	});
+
+	// Regression from the secrets suite: an HTML page with HTTP 200 quietly became an empty catalogue.
+	it.each([
+		['an HTML page', '<html><body>Gateway</body></html>'],
+		['JSON without results', { success: true }],
+	])('a 200 answer that is %s is an error, not zero products', async (_label, body) => {
+		await fault(context, { path: '/io/products', status: 200, body });
+		const result = await runNode(context, products());
+		expect(errorOf(result)?.message).toBe('The LBA service answered GET /io/products without a product list');
 	});
 });

@@ -79,9 +79,10 @@ export const reverseGeocode: Operation<GeocodeRequest> = {
 		});
 		const status = String(body.status ?? '');
 		if (status !== 'OK' && status !== 'ZERO_RESULTS') {
-			throw new NodeApiError(ctx.getNode(), body as never, {
-				message: `The LBA service could not geocode ${request.latitude},${request.longitude}: ${status || 'no status'}`,
-				description: String(body.error_message ?? 'The response carried no error_message.'),
+			const reason = transport.redact(String(body.error_message ?? 'The response carried no error_message.'));
+			throw new NodeApiError(ctx.getNode(), { status, error_message: reason }, {
+				message: `The LBA service could not geocode ${request.latitude},${request.longitude}: ${transport.redact(status) || 'no status'}`,
+				description: reason,
 				itemIndex,
 			});
 		}

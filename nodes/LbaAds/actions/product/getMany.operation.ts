@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { shownValue, type Operation } from '../../helpers/runItems';
 
@@ -50,10 +50,18 @@ export const getMany: Operation<ProductsRequest> = {
 		};
 	},
 
-	async send(_ctx, request, transport, itemIndex) {
+	async send(ctx, request, transport, itemIndex) {
 		const body = await transport.request({ method: 'GET', path: '/io/products', itemIndex, retry: true });
+		if (!body || typeof body !== 'object' || !Array.isArray(body.results)) {
+			// An HTML error page or a proxy's text with HTTP 200 must not look like an empty catalogue.
+			throw new NodeApiError(ctx.getNode(), {}, {
+				message: 'The LBA service answered GET /io/products without a product list',
+				description: `Expected JSON with a "results" array (spec 2.6), got ${typeof body === "string" ? "text" : transport.redact(shownValue(body))}.`,
+				itemIndex,
+			});
+		}
 		// The API has no paging (spec 4.3), so the limit is applied here.
-		const products = (Array.isArray(body.results) ? (body.results as IDataObject[]) : []).slice(0, request.limit);
+		const products = (body.results as IDataObject[]).slice(0, request.limit);
 		return request.simplify ? products.map(simplify) : products;
 	},
 };
