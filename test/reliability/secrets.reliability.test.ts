@@ -398,6 +398,12 @@ const API_ERRORS: Scenario[] = [
 			: // n8n fetches a new token after a 401 and tries once more.
 				{ faults: [onPath(operation, { status: 401, times: 2 })], expect: /refused the access token \(HTTP 401\)/ },
 	),
+	// A gateway that echoes the request (Authorization header included) back in its error body.
+	// Access token only: with OAuth2 this canary is not the token in use.
+	...everywhere('HTTP 400 echoing the access token', (operation) => ({
+		faults: [onPath(operation, { status: 400, body: { success: false, error: { code: 'ECHO', message: `Authorization: Bearer ${TOKEN.value}; token=${TOKEN.value}` }, error_message: TOKEN.value }, times: ATTEMPTS })],
+		expect: /HTTP 400|G-400003|could not geocode/,
+	})).filter((scenario) => scenario.auth === 'accessToken'),
 	...everywhere('HTTP 403', (operation) => ({ faults: [onPath(operation, { status: 403, times: ATTEMPTS })], expect: /HTTP 403/ })),
 	...everywhere('HTTP 404', (operation) => ({ faults: [onPath(operation, { status: 404, times: ATTEMPTS })], expect: /HTTP 404/ })),
 	...everywhere('HTTP 429 until retries run out', (operation) => ({
