@@ -2,6 +2,7 @@
 // One handler per operationId of openapi.yaml. A handler gets
 // { req, op, raw, query, allow } and returns a reply (see http-util.js).
 
+const http = require('node:http');
 const { jsonReply, cachedJsonReply, errorReply, mediaType } = require('./http-util');
 const { issueTokenReply } = require('./auth');
 const { detailsFromAjv, campaignSemanticDetails } = require('./validation');
@@ -12,17 +13,56 @@ function validationFailed(details) {
   return jsonReply(400, { success: false, error: { code: 'G-400003', message: G_400003_MESSAGE, details } });
 }
 
+// RFC 8259 8.1: JSON between systems is UTF-8. Invalid bytes are refused rather than replaced by
+// U+FFFD; a byte order mark is kept, so JSON.parse refuses it (senders must not add one).
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** The JSON body of a request whose operation declares JSON: { value } or { details }. */
 function jsonBody(op, req, raw) {
   const type = mediaType(req.headers['content-type']);
   if (!op.bodyTypes.includes(type)) {
     return { details: [{ field: 'Content-Type', message: `must be ${op.bodyTypes.join(' or ')}, not ${type || 'missing'}` }] };
   }
+  let text;
   try {
-    return { value: JSON.parse(raw.toString('utf8')) };
+    text = UTF8.decode(raw);
+  } catch {
+    return { details: [{ field: 'body', message: 'is not valid UTF-8' }] };
+  }
+  try {
+    return { value: JSON.parse(text) };
   } catch (error) {
     return { details: [{ field: 'body', message: `is not valid JSON (${error.message})` }] };
   }
+}
+
+/** JSON.parse takes any depth; JSON.stringify overflows the stack on very deep values. */
+function serialisable(value) {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Headers a fault may not set: the sandbox frames every answer itself.
+const FRAMING_HEADERS = new Set(['content-length', 'content-type', 'transfer-encoding']);
+
+/** Problems with the headers of a fault that would make its answer fail or break HTTP framing. */
+function faultHeaderDetails(headers) {
+  const details = [];
+  for (const [name, value] of Object.entries(headers || {})) {
+    try {
+      http.validateHeaderName(name);
+      http.validateHeaderValue(name, value);
+    } catch (error) {
+      details.push({ field: `headers.${name}`, message: `is not a valid header (${error.code})` });
+      continue;
+    }
+    if (FRAMING_HEADERS.has(name.toLowerCase())) details.push({ field: `headers.${name}`, message: 'is set by the sandbox' });
+  }
+  return details;
 }
 
 const LATLNG = /^\s*([+-]?(?:\d+\.?\d*|\.\d+))\s*,\s*([+-]?(?:\d+\.?\d*|\.\d+))\s*$/;
@@ -108,7 +148,15 @@ function createHandlers(context) {
     },
 
     listRecentRequests() {
-      return jsonReply(200, { requests: requests.list() });
+      const list = requests.list();
+      try {
+        return jsonReply(200, { requests: list });
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        // A body nested too deeply to serialise (JSON.parse took it) is listed as a note, not a 500.
+        for (const entry of list) if (!serialisable(entry.body)) entry.body = '[JSON nested too deeply to list]';
+        return jsonReply(200, { requests: list });
+      }
     },
 
     listFaults() {
@@ -121,6 +169,8 @@ function createHandlers(context) {
       if (!details.length && body.value.status === undefined && !body.value.drop && body.value.latencyMs === undefined) {
         details.push({ field: 'body', message: 'needs status, drop or latencyMs' });
       }
+      if (!details.length) details.push(...faultHeaderDetails(body.value.headers));
+      if (!details.length && !serialisable(body.value.body)) details.push({ field: 'body.body', message: 'is nested too deeply' });
       if (details.length) return errorReply(400, 'BAD_REQUEST', 'The fault is invalid.', { details });
       return jsonReply(201, { id: faults.add(body.value).id });
     },

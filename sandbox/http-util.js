@@ -3,8 +3,9 @@
 // writing to the response, so a programmed fault can replace the reply after handling.
 
 const MAX_BODY_BYTES = 1024 * 1024;
-// An over-long body is still read (and thrown away) up to this size so the client gets
-// a clean 413 instead of a reset connection; beyond it the connection is cut.
+// An over-long body is still read (and thrown away) up to this size before the 413, so the
+// connection can serve the next request; beyond it the 413 is sent at once and the connection
+// closed after it (a lingering close, see server.js).
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
 
 /** A JSON reply; `body` is serialised once here. */

@@ -58,12 +58,70 @@ function buildRoutes(operations, handlers) {
   return routes;
 }
 
-/** Methods a path really serves: those whose documented responses include a success. */
+/** Methods a path really serves: those whose documented responses include a success, and HEAD with GET. */
 function allowedMethods(doc, routePath) {
   return Object.entries(doc.paths[routePath])
     .filter(([, op]) => Object.keys(op.responses || {}).some((status) => status.startsWith('2')))
-    .map(([method]) => method.toUpperCase())
+    .flatMap(([method]) => (method === 'get' ? ['GET', 'HEAD'] : [method.toUpperCase()]))
     .join(', ');
+}
+
+// RFC 3986 6.2.2.2: a percent-encoded unreserved character (letter, digit, - . _ ~) is the same
+// URI as the character itself. Other escapes, "%2F" above all, are left as they are.
+const UNRESERVED_ESCAPE = /%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2D|2E|5F|7E)/gi;
+
+/**
+ * The path and query of a request-target. An absolute-form target ("http://host/path", which
+ * RFC 9112 3.2.2 says a server must accept) routes by its path. The path is matched exactly as
+ * sent otherwise: case, empty segments and dot segments count.
+ */
+function splitTarget(target) {
+  if (target[0] !== '/') {
+    const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i.exec(target);
+    if (scheme) target = '/' + target.slice(scheme[0].length).replace(/^\//, '');
+  }
+  const queryStart = target.indexOf('?');
+  let pathname = queryStart < 0 ? target : target.slice(0, queryStart);
+  if (pathname.includes('%')) pathname = pathname.replace(UNRESERVED_ESCAPE, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+  return { pathname, query: new URLSearchParams(queryStart < 0 ? '' : target.slice(queryStart + 1)) };
+}
+
+/** HTTP/1.1 framing rules Node's parser leaves to the server: the version, and one Host (RFC 9112 2.3, 3.2). */
+function protocolError(req) {
+  const close = { headers: { Connection: 'close' } };
+  if (req.httpVersionMajor !== 1) {
+    return errorReply(505, 'HTTP_VERSION_NOT_SUPPORTED', `HTTP/${req.httpVersion} is not supported; use HTTP/1.1.`, close);
+  }
+  if (req.httpVersionMinor === 0) return null;
+  let hosts = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].length === 4 && req.rawHeaders[i].toLowerCase() === 'host') hosts++;
+  if (hosts === 1) return null;
+  return errorReply(400, 'BAD_REQUEST', hosts === 0 ? 'An HTTP/1.1 request needs a Host header.' : 'The request has more than one Host header.', close);
+}
+
+const LINGER_MS = 2000;
+
+/**
+ * Makes Node's close after a `Connection: close` answer a lingering close (RFC 9112 9.6) on a
+ * client still sending a body the sandbox will not read: closing at once resets the connection,
+ * and the client's system may then drop the 413 before the client reads it. Instead the sending
+ * side is closed, what still arrives is read and thrown away (Node discards the rest of the
+ * body), and the connection is cut only after LINGER_MS.
+ */
+function lingeringClose(socket) {
+  socket.destroySoon = function destroyLater() {
+    if (this.writable) this.end();
+    setTimeout(() => this.destroy(), LINGER_MS).unref();
+  };
+}
+
+/** Writes a reply straight to a socket that Node's HTTP layer has let go of, then closes it. */
+function endSocketWith(socket, reply) {
+  if (!socket.writable) return socket.destroy();
+  const head = [`HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status]}`];
+  for (const [name, value] of Object.entries(reply.headers)) head.push(`${name}: ${value}`);
+  head.push('Content-Type: application/json; charset=utf-8', `Content-Length: ${reply.body.length}`, 'Connection: close');
+  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), reply.body]));
 }
 
 function hostForUrl(host) {
@@ -105,13 +163,21 @@ async function startSandbox(options = {}) {
       pendingSleeps.add(pending);
     });
 
+  /** The operation a method and path reach, or the 404 or 405 reply. */
+  function route(method, pathname) {
+    const methods = routes.get(pathname);
+    if (!methods) return { reply: errorReply(404, 'NOT_FOUND', `No resource at ${pathname}.`) };
+    // RFC 9110 9.3.2: HEAD is GET without the body (Node leaves the body out).
+    const op = methods.get(method) || (method === 'HEAD' ? methods.get('GET') : undefined);
+    const allow = allowByPath.get(pathname);
+    if (!op) return { reply: errorReply(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${pathname}.`, { headers: { Allow: allow } }) };
+    return { op, allow };
+  }
+
   /** The reply of the API itself: routing, then the token, then the operation's handler. */
   async function handle(req, pathname, query, raw) {
-    const methods = routes.get(pathname);
-    if (!methods) return errorReply(404, 'NOT_FOUND', `No resource at ${pathname}.`);
-    const op = methods.get(req.method);
-    const allow = allowByPath.get(pathname);
-    if (!op) return errorReply(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname}.`, { headers: { Allow: allow } });
+    const { op, allow, reply } = route(req.method, pathname);
+    if (reply) return reply;
     if (op.needsToken && !context.tokens.isValid(bearerToken(req.headers.authorization))) return invalidTokenReply();
     return op.handler({ req, op, raw, query, allow });
   }
@@ -123,9 +189,7 @@ async function startSandbox(options = {}) {
 
   async function onRequest(req, res) {
     const started = Date.now();
-    const queryStart = req.url.indexOf('?');
-    const pathname = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
-    const query = new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1));
+    const { pathname, query } = splitTarget(req.url);
     const isControl = pathname.startsWith(CONTROL_PREFIX);
     const entry = isControl ? null : context.requests.start(req, pathname, query);
 
@@ -145,12 +209,14 @@ async function startSandbox(options = {}) {
     if (body.aborted) return;
     if (body.tooLarge) {
       const reply = errorReply(413, 'PAYLOAD_TOO_LARGE', `The body is over ${MAX_BODY_BYTES} bytes.`, { headers: { Connection: 'close' } });
+      if (body.cutConnection) lingeringClose(req.socket);
       finish(reply);
-      if (body.cutConnection) res.on('finish', () => req.socket.destroy());
       return;
     }
     // Parsed for the journal only when someone reads /_sandbox/requests: it costs every request otherwise.
     if (entry) context.requests.keepBody(entry, body.raw, mediaType(req.headers['content-type']));
+    const malformed = protocolError(req);
+    if (malformed) return finish(malformed);
 
     const fault = isControl ? null : context.faults.take(req.method, pathname, req.url, body.raw);
     if (fault && fault.when === 'before') {
@@ -184,6 +250,8 @@ async function startSandbox(options = {}) {
       // How often Node checks the two timeouts above; tests use short timeouts.
       connectionsCheckingInterval: Math.min(1000, settings.headersTimeoutMs, settings.requestTimeoutMs),
       keepAliveTimeout: 5000,
+      // Checked in protocolError(), so the 400 has a JSON body like every other answer.
+      requireHostHeader: false,
     },
     (req, res) => {
       onRequest(req, res).catch((error) => {
@@ -202,11 +270,20 @@ async function startSandbox(options = {}) {
         : error.code === 'HPE_HEADER_OVERFLOW'
           ? [431, 'HEADERS_TOO_LARGE', 'The request headers are too large.']
           : [400, 'BAD_REQUEST', 'The request is not valid HTTP.'];
-    const body = JSON.stringify({ success: false, error: { code, message } });
-    socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    endSocketWith(socket, errorReply(status, code, message));
+  });
+  // Node answers an Expect other than 100-continue with an empty 417 unless told otherwise.
+  server.on('checkExpectation', (req, res) => {
+    const reply = errorReply(417, 'EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported.', { headers: { Connection: 'close' } });
+    sendReply(res, reply);
+    log(`${req.method} ${req.url} -> 417`);
+  });
+  // CONNECT (a tunnel) is served nowhere; without a listener Node would close the connection unanswered.
+  server.on('connect', (req, socket) => {
+    socket.on('error', () => {});
+    const { reply } = route(req.method, splitTarget(req.url).pathname);
+    endSocketWith(socket, reply);
+    log(`${req.method} ${req.url} -> ${reply.status}`);
   });
 
   await new Promise((resolve, reject) => {

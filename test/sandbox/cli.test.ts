@@ -1,12 +1,9 @@
 // `node sandbox/server.js`: flags, environment fallbacks, the start-up banner, on every
 // Node the project runs (the system Node 20 and the Node 24 that runs these tests).
 
-import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { REPO, rawRequest } from './helpers';
-
-const SERVER = path.join(REPO, 'sandbox/server.js');
+import { SERVER, rawRequest, spawnServer, stop } from './helpers';
 
 /** Node binaries to try: this one, and the system one if it is another version. */
 function nodeBinaries(): string[] {
@@ -17,39 +14,6 @@ function nodeBinaries(): string[] {
     if (version !== process.version) found.push(candidate);
   }
   return found;
-}
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** Spawns the server and waits for its first line, "LBA sandbox listening on <url>". */
-function spawnServer(node: string, args: string[], env: Record<string, string> = {}): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, [SERVER, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, cwd: REPO });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`no banner in 20 s: ${output}`)), 20000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^LBA sandbox listening on (http:\/\/\S+)\n/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1], output: () => output });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.on('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
 }
 
 describe.each(nodeBinaries())('with %s', (node) => {

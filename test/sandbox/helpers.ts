@@ -1,6 +1,7 @@
 // Shared helpers for the sandbox tests: start a sandbox on an ephemeral port, send raw
 // HTTP requests, and check every answer against sandbox/openapi.yaml with ajv.
 
+import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
@@ -13,6 +14,7 @@ import * as YAML from 'yaml';
 const { startSandbox } = require('../../sandbox/server');
 
 export const REPO = path.resolve(__dirname, '../..');
+export const SERVER = path.join(REPO, 'sandbox/server.js');
 export const OPENAPI_FILE = path.join(REPO, 'sandbox/openapi.yaml');
 export const SPEC_FILE = path.resolve(REPO, 'docs/lba-api.md');
 
@@ -49,15 +51,21 @@ export function startTestSandbox(options: Record<string, unknown> = {}): Promise
   return startSandbox({ port: 0, quiet: true, ...options });
 }
 
-/** One HTTP request with full control over headers and body. */
+/**
+ * One HTTP request with full control over headers and body; a fresh connection unless an agent
+ * is given. `target` is a URL, or { host, port, path } to send the path exactly as written (a URL
+ * string is normalised first: dot segments removed, fragment dropped).
+ */
 export function rawRequest(
-  url: string,
+  target: string | { host: string; port: number; path: string },
   method: string,
   headers: Record<string, string | number> = {},
   body?: string | Buffer,
+  agent: http.Agent | false = false,
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent: false }, (res) => {
+    const options = { method, headers, agent };
+    const onResponse = (res: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -71,7 +79,8 @@ export function rawRequest(
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
       });
       res.on('error', reject);
-    });
+    };
+    const req = typeof target === 'string' ? http.request(target, options, onResponse) : http.request({ ...target, ...options }, onResponse);
     req.on('error', reject);
     req.end(body);
   });
@@ -91,6 +100,49 @@ export async function call(sandbox: Sandbox, method: string, pathAndQuery: strin
   const reply = await rawRequest(sandbox.url + pathAndQuery, method, headers, body);
   if (!options.undocumented) expectDocumented(method, pathAndQuery.split('?')[0], reply);
   return reply;
+}
+
+// --- The server as a child process -------------------------------------------------------
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  /** Everything the process printed so far, stdout and stderr. */
+  output: () => string;
+}
+
+/**
+ * Spawns `node <script> ...args` (by default the sandbox's command line) and waits for its first
+ * line, "LBA sandbox listening on <url>".
+ */
+export function spawnServer(node: string, args: string[], env: Record<string, string> = {}, script = SERVER): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [script, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, cwd: REPO });
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no banner in 20 s: ${output}`)), 20000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /^LBA sandbox listening on (http:\/\/\S+)\n/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1], output: () => output });
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}: ${output}`));
+    });
+  });
+}
+
+/** Sends a signal (SIGTERM by default) and resolves with the exit code once the process is gone. */
+export function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill(signal);
+  });
 }
 
 // --- OpenAPI checks -------------------------------------------------------------------

@@ -170,3 +170,94 @@ describe('robustness', () => {
     expect((await call(sandbox, 'GET', '/io/products')).status).toBe(200);
   });
 });
+
+// Regressions found by the reliability suite (test/reliability/sandbox-abuse.reliability.test.ts).
+describe('HTTP edge cases answered in JSON', () => {
+  const H = `Host: x\r\nAuthorization: Bearer lba-sandbox-token\r\nConnection: close\r\n`;
+
+  test.each([
+    ['no Host on HTTP/1.1', 400, 'BAD_REQUEST', `GET /io/products HTTP/1.1\r\nConnection: close\r\n\r\n`],
+    ['two Host headers', 400, 'BAD_REQUEST', `GET /io/products HTTP/1.1\r\n${H}Host: y\r\n\r\n`],
+    ['an unknown Expect', 417, 'EXPECTATION_FAILED', `GET /io/products HTTP/1.1\r\n${H}Expect: tea\r\n\r\n`],
+    ['HTTP/2.0 in the request line', 505, 'HTTP_VERSION_NOT_SUPPORTED', `GET /io/products HTTP/2.0\r\n${H}\r\n`],
+    ['an HTTP/0.9 request line', 505, 'HTTP_VERSION_NOT_SUPPORTED', 'GET /io/products\r\n\r\n'],
+    ['CONNECT to an API path', 405, 'METHOD_NOT_ALLOWED', `CONNECT /io/products HTTP/1.1\r\n${H}\r\n`],
+    ['CONNECT to a host', 404, 'NOT_FOUND', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'],
+  ])('%s -> %i %s JSON, then the connection is closed', async (_name, status, code, request) => {
+    const response = parseRawResponse(await rawExchange(request));
+    expect(response.status).toBe(status);
+    expect(response.headers).toContain('content-type: application/json');
+    expectSchema(response.body, 'components', 'schemas', 'SandboxError');
+    expect((response.body as { error: { code: string } }).error.code).toBe(code);
+  });
+
+  test('HTTP/1.0 needs no Host', async () => {
+    expect(parseRawResponse(await rawExchange('GET /io/products HTTP/1.0\r\nAuthorization: Bearer lba-sandbox-token\r\n\r\n')).status).toBe(200);
+  });
+
+  test('an absolute-form target routes by its path', async () => {
+    expect(parseRawResponse(await rawExchange(`GET http://x/io/products HTTP/1.1\r\n${H}\r\n`)).status).toBe(200);
+  });
+
+  test('percent-encoded letters route like the letters; an encoded "/" does not', async () => {
+    const route = (target: string) => rawRequest({ host: sandbox.host, port: sandbox.port, path: target }, 'GET', { Authorization: `Bearer ${sandbox.tokens[0]}` });
+    expect((await route('/io/%70r%6Fducts')).status).toBe(200);
+    expect((await route('/io%2Fproducts')).status).toBe(404);
+    expect((await route('/io/./products')).status).toBe(404);
+  });
+
+  test('HEAD is GET without the body; Allow lists HEAD where GET is served', async () => {
+    const head = await rawRequest(`${sandbox.url}/io/products`, 'HEAD', { Authorization: `Bearer ${sandbox.tokens[0]}` });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toMatch(/^application\/json/);
+    expect(head.text).toBe('');
+    expect((await call(sandbox, 'PUT', '/io/products')).headers.allow).toBe('GET, HEAD');
+    expect((await call(sandbox, 'HEAD', '/lba/campaign', { undocumented: true })).headers.allow).toBe('POST');
+  });
+
+  test('a body streamed past the drain limit still gets its 413', async () => {
+    const text = await rawExchange(
+      Buffer.concat([
+        Buffer.from('POST /lba/campaign HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n'),
+        ...Array.from({ length: 160 }, () => Buffer.from(`10000\r\n${' '.repeat(65536)}\r\n`)),
+      ]),
+    );
+    expect(parseRawResponse(text).status).toBe(413);
+  });
+});
+
+describe('bodies the sandbox used to accept or choke on', () => {
+  test('invalid UTF-8 in a campaign -> 400 G-400003 (field body), nothing created', async () => {
+    const json = JSON.stringify(validCampaign());
+    const body = Buffer.concat([Buffer.from(json.slice(0, 10)), Buffer.from([0xff]), Buffer.from(json.slice(10))]);
+    const reply = await call(sandbox, 'POST', '/lba/campaign', { body, headers: { 'Content-Type': 'application/json' } });
+    expect(reply.status).toBe(400);
+    expect(reply.json.error.details).toEqual([{ field: 'body', message: 'is not valid UTF-8' }]);
+    expect((await call(sandbox, 'GET', '/_sandbox/campaigns')).json.campaigns).toEqual([]);
+  });
+
+  test('a request body nested too deeply to serialise is listed as a note, not a 500', async () => {
+    await call(sandbox, 'POST', '/lba/campaign', { body: '['.repeat(30000) + ']'.repeat(30000), headers: { 'Content-Type': 'application/json' } });
+    const reply = await call(sandbox, 'GET', '/_sandbox/requests');
+    expect(reply.status).toBe(200);
+    expect(reply.json.requests[0].body).toBe('[JSON nested too deeply to list]');
+  });
+
+  test.each([
+    ['a header value with CR LF', { headers: { 'X-A': 'a\r\nb' } }],
+    ['a header name with a space', { headers: { 'Bad Name': 'x' } }],
+    ['a Content-Length header', { headers: { 'content-length': '5' } }],
+    ['a Content-Type header', { headers: { 'Content-Type': 'text/html' } }],
+  ])('a fault with %s is refused (its answer could not be sent)', async (_name, extra) => {
+    const reply = await call(sandbox, 'POST', '/_sandbox/faults', { json: { path: '/io/products', status: 503, ...extra } });
+    expect(reply.status).toBe(400);
+    expect((await call(sandbox, 'GET', '/io/products')).status).toBe(200);
+  });
+
+  test('a fault body nested too deeply to serialise is refused', async () => {
+    const body = `{"path":"/io/products","status":503,"body":${'['.repeat(20000)}${']'.repeat(20000)}}`;
+    const reply = await call(sandbox, 'POST', '/_sandbox/faults', { body, headers: { 'Content-Type': 'application/json' } });
+    expect(reply.status).toBe(400);
+    expect((await call(sandbox, 'GET', '/_sandbox/faults')).json.faults).toEqual([]);
+  });
+});
