@@ -72,7 +72,7 @@ function clientCredentials(authorization, form) {
   if (basic) {
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) return { id: decoded, secret: '', viaHeader: true };
+    if (colon < 0) return { id: decoded, secret: '' };
     // RFC 6749 2.3.1: both parts are form-urlencoded before base64.
     const decode = (s) => {
       try {
@@ -81,9 +81,9 @@ function clientCredentials(authorization, form) {
         return s;
       }
     };
-    return { id: decode(decoded.slice(0, colon)), secret: decode(decoded.slice(colon + 1)), viaHeader: true };
+    return { id: decode(decoded.slice(0, colon)), secret: decode(decoded.slice(colon + 1)) };
   }
-  if (form.has('client_id')) return { id: form.get('client_id'), secret: form.get('client_secret') || '', viaHeader: false };
+  if (form.has('client_id')) return { id: form.get('client_id'), secret: form.get('client_secret') || '' };
   return null;
 }
 
@@ -95,9 +95,9 @@ function oauthError(status, error, description, headers = {}) {
 function issueTokenReply(store, authorization, form) {
   const client = clientCredentials(authorization, form);
   if (!client || !store.isClient(client.id, client.secret)) {
-    // RFC 6749 5.2: a client that tried the Authorization header gets WWW-Authenticate.
-    const headers = client && client.viaHeader ? { 'WWW-Authenticate': 'Basic realm="LBA sandbox"' } : {};
-    return oauthError(401, 'invalid_client', 'Unknown client or wrong secret.', headers);
+    // RFC 9110 11.6.1: every 401 carries WWW-Authenticate (RFC 6749 5.2 only insists when the client
+    // used the Authorization header); Basic is how a client authenticates here.
+    return oauthError(401, 'invalid_client', 'Unknown client or wrong secret.', { 'WWW-Authenticate': 'Basic realm="LBA sandbox"' });
   }
   const grantType = form.get('grant_type');
   if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is required.');

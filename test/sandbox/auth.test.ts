@@ -101,7 +101,7 @@ describe('POST /oauth/token (beyond the spec)', () => {
     expect((await call(sandbox, 'GET', '/io/products', { token: second.json.access_token })).status).toBe(200);
   });
 
-  test('a wrong secret gets 401 invalid_client, with WWW-Authenticate when Basic was used', async () => {
+  test('a wrong secret gets 401 invalid_client with WWW-Authenticate, however the client authenticated', async () => {
     const viaHeader = await tokenRequest(sandbox, { Authorization: basic('my-client', 'wrong') }, 'grant_type=client_credentials');
     expect(viaHeader.status).toBe(401);
     expect(viaHeader.json.error).toBe('invalid_client');
@@ -110,6 +110,7 @@ describe('POST /oauth/token (beyond the spec)', () => {
     const viaBody = await tokenRequest(sandbox, {}, 'grant_type=client_credentials&client_id=my-client&client_secret=wrong');
     expect(viaBody.status).toBe(401);
     expect(viaBody.json.error).toBe('invalid_client');
+    expect(viaBody.headers['www-authenticate']).toMatch(/^Basic/); // RFC 9110: every 401 has it
   });
 
   test('no client credentials at all get 401 invalid_client', async () => {

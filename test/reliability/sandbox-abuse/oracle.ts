@@ -217,15 +217,14 @@ export interface Answer {
 /**
  * Null when the answer is right: the expected status, `Content-Type: application/json`, a body
  * that parses and has the documented shape (openapi.yaml) and kind; `Allow` on 405 and
- * `WWW-Authenticate` on the bearer 401 (RFC 9110 15.5.6, 15.5.2). Otherwise what is wrong.
+ * `WWW-Authenticate` on every 401 (RFC 9110 15.5.6, 15.5.2). Otherwise what is wrong.
  */
 export function judge(expected: Expected, answer: Answer, method = expected.method ?? 'GET'): string | null {
 	if (answer.status !== expected.status) return `status ${answer.status}, expected ${expected.status} ${expected.code}; body ${preview(answer.body)}`;
 	const type = String(answer.headers['content-type'] ?? '');
 	if (!/^application\/json\b/i.test(type)) return `Content-Type "${type}", body ${preview(answer.body)}`;
 	if (answer.status === 405 && !answer.headers.allow) return '405 without Allow';
-	// The token endpoint sends it only to clients that tried Basic (README); a bearer 401 always.
-	if (expected.code === 'INVALID_TOKEN' && !answer.headers['www-authenticate']) return '401 without WWW-Authenticate';
+	if (answer.status === 401 && !answer.headers['www-authenticate']) return '401 without WWW-Authenticate';
 	if (method === 'HEAD') return answer.body.length === 0 ? null : `HEAD answer with a body of ${answer.body.length} bytes`;
 	const text = answer.body.toString('utf8');
 	let json: Record<string, unknown>;
