@@ -275,26 +275,30 @@ function predicateInput(input: IDataObject, mode: Mode) {
 	};
 }
 
-async function runCampaignBatch(inputs: IDataObject[], mode: Mode) {
+/** A fresh sandbox journal, one run with "continue on error"; undefined when the whole run failed (a crash). */
+async function runBatch(parameters: IDataObject, inputs: IDataObject[]): Promise<INodeExecutionData[] | undefined> {
 	await control(context, 'POST', '/_sandbox/reset');
-	const verdicts = inputs.map((input) => {
-		const zone = String(input.zone ?? '').trim() || WORKFLOW_ZONE;
-		return spec.campaign(predicateInput(input, mode), zone);
-	});
-	const result = await runNode(context, campaignParameters(mode), inputs, {
-		node: { onError: 'continueRegularOutput' },
-		timezone: WORKFLOW_ZONE,
-	});
+	const result = await runNode(context, parameters, inputs, { node: { onError: 'continueRegularOutput' }, timezone: WORKFLOW_ZONE });
 	tally.cases += inputs.length;
 	if (result.error) {
 		tally.crashes += inputs.length;
 		note('run failed', result.error.message);
-		return;
+		return undefined;
 	}
-	checkItems(result.items, inputs.length);
+	return result.items;
+}
+
+async function runCampaignBatch(inputs: IDataObject[], mode: Mode) {
+	const verdicts = inputs.map((input) => {
+		const zone = String(input.zone ?? '').trim() || WORKFLOW_ZONE;
+		return spec.campaign(predicateInput(input, mode), zone);
+	});
+	const items = await runBatch(campaignParameters(mode), inputs);
+	if (!items) return;
+	checkItems(items, inputs.length);
 
 	const createdByItem = new Map<string, number>();
-	result.items.forEach((item, index) => {
+	items.forEach((item, index) => {
 		const verdict = verdicts[index];
 		const ambiguous = !verdict.ok && verdict.why.endsWith('(skip)');
 		if (ambiguous) tally.ambiguous++;
@@ -343,26 +347,18 @@ async function runCampaignBatch(inputs: IDataObject[], mode: Mode) {
 // ---- coordinate and limit batches ---------------------------------------------------------
 
 async function runCoordinateBatch(inputs: IDataObject[]) {
-	await control(context, 'POST', '/_sandbox/reset');
-	const result = await runNode(
-		context,
+	const items = await runBatch(
 		{ resource: 'location', operation: 'reverseGeocode', latitude: decode('lat'), longitude: decode('lng'), output: 'raw' },
 		inputs,
-		{ node: { onError: 'continueRegularOutput' } },
 	);
-	tally.cases += inputs.length;
-	if (result.error) {
-		tally.crashes += inputs.length;
-		note('run failed', result.error.message);
-		return;
-	}
-	checkItems(result.items, inputs.length);
+	if (!items) return;
+	checkItems(items, inputs.length);
 	const expected: Array<string | null> = inputs.map((input) => {
 		const lat = spec.coordinate(decodeSpecial(input.lat), 90);
 		const lng = spec.coordinate(decodeSpecial(input.lng), 180);
 		return lat.ok && lng.ok ? `${lat.value},${lng.value}` : null;
 	});
-	result.items.forEach((item, index) => {
+	items.forEach((item, index) => {
 		const error = item.json.error;
 		if (expected[index] !== null) validBy.coordinates++;
 		if (error !== undefined) {
@@ -397,19 +393,8 @@ async function runCoordinateBatch(inputs: IDataObject[]) {
 }
 
 async function runLimitBatch(inputs: IDataObject[]) {
-	await control(context, 'POST', '/_sandbox/reset');
-	const result = await runNode(
-		context,
-		{ resource: 'product', operation: 'getMany', returnAll: false, limit: decode('limit'), simplify: false },
-		inputs,
-		{ node: { onError: 'continueRegularOutput' } },
-	);
-	tally.cases += inputs.length;
-	if (result.error) {
-		tally.crashes += inputs.length;
-		note('run failed', result.error.message);
-		return;
-	}
+	const items = await runBatch({ resource: 'product', operation: 'getMany', returnAll: false, limit: decode('limit'), simplify: false }, inputs);
+	if (!items) return;
 	const catalogue = 14; // sandbox/README.md: the 14-product catalogue
 	let expectedItems = 0;
 	let expectedRequests = 0;
@@ -421,12 +406,12 @@ async function runLimitBatch(inputs: IDataObject[]) {
 			expectedItems += Math.min(verdict.value, catalogue);
 		} else expectedItems += 1; // one error item
 	}
-	if (result.items.length !== expectedItems) {
+	if (items.length !== expectedItems) {
 		tally.crashes++;
-		note('product items', { expected: expectedItems, got: result.items.length });
+		note('product items', { expected: expectedItems, got: items.length });
 	}
 	const byItem = new Map<number, INodeExecutionData[]>();
-	for (const item of result.items) {
+	for (const item of items) {
 		const index = (item.pairedItem as { item: number }).item;
 		byItem.set(index, [...(byItem.get(index) ?? []), item]);
 	}
