@@ -169,4 +169,17 @@ describe('OAuth2 against a service that answers token_type "BearerToken" (Apigee
 		expect(call.headers.authorization).toBe('Bearer [redacted]');
 		expect(call.query).toEqual({});
 	});
+
+	// Regression (secrets suite): the Test button goes through n8n's own request code, which put a
+	// non-"bearer" token in the query string until the credential's preAuthentication fixed its type.
+	it('the credential Test button also sends the header, never ?access_token=', async () => {
+		const tested = await apigee.n8n.testCredential('lbaAdsOAuth2Api', {
+			baseUrl: apigee.sandbox.url,
+			clientId: apigee.sandbox.clientId,
+			clientSecret: apigee.sandbox.clientSecret,
+		});
+		expect(tested.status).toBe('OK');
+		const calls = await requests(apigee, { path: '/io/products' });
+		expect(calls.map((call) => [call.headers.authorization, call.query])).toEqual([['Bearer [redacted]', {}]]);
+	});
 });
