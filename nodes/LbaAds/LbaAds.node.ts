@@ -6,7 +6,7 @@ import * as reverseGeocode from './actions/location/reverseGeocode.operation';
 import * as getManyProducts from './actions/product/getMany.operation';
 import { router } from './actions/router';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './helpers/runItems';
-import { DEFAULT_TIMEOUT_MS } from './transport';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './transport';
 
 export class LbaAds implements INodeType {
 	description: INodeTypeDescription = {
@@ -120,7 +120,7 @@ export class LbaAds implements INodeType {
 						name: 'timeoutMs',
 						type: 'number',
 						default: DEFAULT_TIMEOUT_MS,
-						typeOptions: { minValue: 100, maxValue: 600_000 },
+						typeOptions: { minValue: MIN_TIMEOUT_MS, maxValue: MAX_TIMEOUT_MS },
 						description:
 							'How long to wait for each answer. A read that times out is retried; a campaign that times out is not, because it may have been created.',
 					},

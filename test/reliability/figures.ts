@@ -27,7 +27,7 @@ export function figure(section: string, name: string, value: number | string, ta
 	mkdirSync(FIGURES_DIR, { recursive: true });
 	// One file per suite file, rewritten with all its figures so far; the reporter merges them.
 	const file = path.join(FIGURES_DIR, `${path.basename(expect.getState().testPath ?? 'unknown')}.json`);
-	writeFileSync(file, JSON.stringify(recorded.slice(), null, 2));
+	writeFileSync(file, JSON.stringify(recorded, null, 2));
 	return ok;
 }
 

@@ -5,7 +5,7 @@ import { create } from './campaign/create.operation';
 import { reverseGeocode } from './location/reverseGeocode.operation';
 import { getMany } from './product/getMany.operation';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runItems, type Operation } from '../helpers/runItems';
-import { createTransport, DEFAULT_TIMEOUT_MS, type CredentialType } from '../transport';
+import { createTransport, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, type CredentialType } from '../transport';
 
 const operations: Record<string, Record<string, Operation<unknown>>> = {
 	campaign: { create: create as Operation<unknown> },
@@ -26,7 +26,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		this.getNodeParameter('authentication', 0, 'accessToken') === 'oAuth2' ? 'lbaAdsOAuth2Api' : 'lbaAdsApi';
 	const credentials = await this.getCredentials(credentialType);
 	const transport = createTransport(this, credentialType, credentials, {
-		timeoutMs: wholeNumberOption(this, 'options.timeoutMs', DEFAULT_TIMEOUT_MS, 100, 600_000),
+		timeoutMs: wholeNumberOption(this, 'options.timeoutMs', DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS),
 	});
 	const concurrency = wholeNumberOption(this, 'options.concurrency', DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY);
 

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 
 import { parseDate, toApiDate, type DateRole } from './dates';
+import { digitsToNumber } from './values';
 
 /** Category ids of spec 2.2; labels with the spec's typos corrected. */
 export const CATEGORIES: ReadonlyArray<{ id: number; label: string }> = [
@@ -73,11 +74,6 @@ function requiredText(maxCharacters: number) {
 
 function characterCount(text: string): number {
 	return Array.from(text).length;
-}
-
-/** Digit strings such as "161" (the real service's own sample) count as the number they spell. */
-function digitsToNumber(value: unknown): unknown {
-	return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
 }
 
 /** Whole numbers from 1 to `max`. */

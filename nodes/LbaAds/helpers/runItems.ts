@@ -81,13 +81,11 @@ export async function runItems<Request>(
 		if (outcome === undefined) continue; // never started because an earlier item failed
 		if ('error' in outcome) {
 			if (!continueOnFail) throw outcome.error;
-			output.push(
-				toErrorOutput
-					? // `error` sends the item to the error output (n8n then shows { error: message } as its json):
-						// n8n would not recognise our { error, description } json as an error item.
-						{ json: errorJson(outcome.error), error: outcome.error as NodeApiError, pairedItem: { item: itemIndex } }
-					: { json: errorJson(outcome.error), pairedItem: { item: itemIndex } },
-			);
+			const item: INodeExecutionData = { json: errorJson(outcome.error), pairedItem: { item: itemIndex } };
+			// `error` sends the item to the error output (n8n then shows { error: message } as its json):
+			// n8n would not recognise our { error, description } json as an error item.
+			if (toErrorOutput) item.error = outcome.error as NodeApiError;
+			output.push(item);
 			continue;
 		}
 		for (const json of outcome.json) output.push({ json, pairedItem: { item: itemIndex } });
@@ -103,16 +101,4 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 function errorJson(error: Error): IDataObject {
 	const description = (error as { description?: string | null }).description;
 	return description ? { error: error.message, description } : { error: error.message };
-}
-
-/** A bad parameter value as an error description shows it: JSON, but NaN, Infinity and undefined by name. */
-export function shownValue(value: unknown): string {
-	if (typeof value === 'number' || value === undefined) return String(value);
-	let text: string;
-	try {
-		text = JSON.stringify(value) ?? String(value);
-	} catch {
-		text = String(value); // circular or BigInt
-	}
-	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -35,6 +35,8 @@ export interface Transport {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const MIN_TIMEOUT_MS = 100;
+export const MAX_TIMEOUT_MS = 600_000;
 
 export const RETRY = {
 	maxRetries: 3,
@@ -207,7 +209,7 @@ function redactedBody(body: IDataObject, redact: (text: string) => string): IDat
 }
 
 /** Replaces the credential's secrets, and anything after "Bearer ", with [redacted]. */
-export function secretRedactor(credentials: ICredentialDataDecryptedObject): (text: string) => string {
+function secretRedactor(credentials: ICredentialDataDecryptedObject): (text: string) => string {
 	const token = (credentials.oauthTokenData ?? {}) as IDataObject;
 	const secrets = [credentials.accessToken, credentials.clientSecret, token.access_token, token.refresh_token]
 		.filter((value): value is string => typeof value === 'string' && value.length >= 6)

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { shownValue, type Operation } from '../../helpers/runItems';
+import type { Operation } from '../../helpers/runItems';
+import { shownValue } from '../../helpers/values';
 
 const showFor = { show: { resource: ['location'], operation: ['reverseGeocode'] } };
 

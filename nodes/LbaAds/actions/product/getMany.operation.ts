@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { shownValue, type Operation } from '../../helpers/runItems';
+import type { Operation } from '../../helpers/runItems';
+import { digitsToNumber, shownValue } from '../../helpers/values';
 
 const showFor = { show: { resource: ['product'], operation: ['getMany'] } };
 
@@ -56,7 +57,7 @@ export const getMany: Operation<ProductsRequest> = {
 			// An HTML error page or a proxy's text with HTTP 200 must not look like an empty catalogue.
 			throw new NodeApiError(ctx.getNode(), {}, {
 				message: 'The LBA service answered GET /io/products without a product list',
-				description: `Expected JSON with a "results" array (spec 2.6), got ${typeof body === "string" ? "text" : transport.redact(shownValue(body))}.`,
+				description: `Expected JSON with a "results" array (spec 2.6), got ${typeof body === 'string' ? 'text' : transport.redact(shownValue(body))}.`,
 				itemIndex,
 			});
 		}
@@ -68,7 +69,7 @@ export const getMany: Operation<ProductsRequest> = {
 
 function limit(ctx: IExecuteFunctions, itemIndex: number): number {
 	const raw = ctx.getNodeParameter('limit', itemIndex, 50);
-	const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+	const value = digitsToNumber(raw);
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
 		// slice(0, -1) or slice(0, NaN) would quietly return the wrong products.
 		throw new NodeOperationError(ctx.getNode(), 'Limit must be a whole number of at least 1', {
@@ -102,9 +103,8 @@ function simplify(product: IDataObject): IDataObject {
 
 /** Quotas arrive as numeric text (spec 2.6); anything else becomes null rather than NaN. */
 function bytes(value: unknown): number | null {
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return Number(value);
-	return null;
+	const number = digitsToNumber(value);
+	return typeof number === 'number' && Number.isFinite(number) ? number : null;
 }
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
