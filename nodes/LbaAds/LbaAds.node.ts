@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as createCampaign from './actions/campaign/create.operation';
+import * as forgetSentCampaigns from './actions/campaign/forgetSent.operation';
 import * as reverseGeocode from './actions/location/reverseGeocode.operation';
 import * as getManyProducts from './actions/product/getMany.operation';
 import { router } from './actions/router';
@@ -59,7 +60,13 @@ export class LbaAds implements INodeType {
 						name: 'Create',
 						value: 'create',
 						action: 'Create a campaign',
-						description: 'Create and publish an SMS campaign (never retried, to avoid duplicates)',
+						description: 'Create and publish an SMS campaign (never sent twice: see Duplicate Protection)',
+					},
+					{
+						name: 'Forget Sent',
+						value: 'forgetSent',
+						action: 'Forget sent campaigns',
+						description: "Clear this node's duplicate-protection history, so campaigns can be sent again on purpose",
 					},
 				],
 				default: 'create',
@@ -97,6 +104,7 @@ export class LbaAds implements INodeType {
 				default: 'getMany',
 			},
 			...createCampaign.description,
+			...forgetSentCampaigns.description,
 			...reverseGeocode.description,
 			...getManyProducts.description,
 			{
@@ -132,7 +140,16 @@ export class LbaAds implements INodeType {
 						placeholder: 'Asia/Jakarta',
 						description:
 							"IANA timezone for channel dates given without an offset. Empty: the workflow's timezone.",
-						displayOptions: { show: { '/resource': ['campaign'] } },
+						displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
+					},
+					{
+						displayName: 'Resend',
+						name: 'resend',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to send the item even if this node already sent (or may have sent) the same campaign. An expression can pick the items to resend.',
+						displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'], '/duplicateProtection': ['content', 'customKey'] } },
 					},
 				],
 			},

@@ -63,6 +63,7 @@ import { runWorkflow, type RunOptions, type RunResult, type WorkflowJson } from 
 
 export { MANUAL_TRIGGER_TYPE, NO_OP_TYPE } from './builtin-nodes';
 export { HarnessCredentialsHelper } from './credentials-helper';
+export { harnessDeduplicator, InMemoryDeduplicator } from './deduplication';
 export type { CredentialStore, CredentialUpdate } from './credentials-helper';
 export { N8N_DEFAULT_TIMEZONE } from './run-workflow';
 export type { RunOptions, RunResult, WorkflowJson } from './run-workflow';

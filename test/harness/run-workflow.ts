@@ -26,6 +26,7 @@ import {
 } from 'n8n-workflow';
 
 import { HarnessCredentialsHelper, type CredentialStore, type CredentialUpdate } from './credentials-helper';
+import { harnessDeduplicator } from './deduplication';
 import type { LoadedNodes } from './registry';
 
 /** n8n's own default when neither the workflow nor the instance sets a timezone. */
@@ -49,6 +50,12 @@ export interface RunOptions {
 	/** Items the start node receives (a trigger ignores them and emits its own). */
 	startItems?: INodeExecutionData[];
 	mode?: WorkflowExecuteMode;
+	/**
+	 * The workflow's id, which n8n's processed-items store (duplicate protection) keys its
+	 * history by. Default: a new id per run, as if each run were a new workflow; give the same
+	 * id to runs that stand for re-runs of one saved workflow.
+	 */
+	workflowId?: string;
 }
 
 export interface RunResult {
@@ -125,8 +132,9 @@ export async function runWorkflow(
 	const store: CredentialStore = deepCopy(options.credentials ?? {});
 	const credentialsHelper = new HarnessCredentialsHelper(loaded.credentialTypes, loaded.nodeTypes, store);
 
+	harnessDeduplicator(); // n8n registers its processed-items store at start; so does the harness
 	const workflow = new Workflow({
-		id: 'harness',
+		id: options.workflowId ?? `harness-${executionId}`,
 		name: workflowJson.name ?? 'harness workflow',
 		nodes,
 		connections: workflowJson.connections,

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { create } from './campaign/create.operation';
+import { forgetSent } from './campaign/forgetSent.operation';
 import { reverseGeocode } from './location/reverseGeocode.operation';
 import { getMany } from './product/getMany.operation';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runItems, type Operation } from '../helpers/runItems';
@@ -13,10 +14,17 @@ const operations: Record<string, Record<string, Operation<unknown>>> = {
 	product: { getMany: getMany as Operation<unknown> },
 };
 
+/** Operations that work on n8n's own data only: no credential, no request. */
+const localOperations: Record<string, Record<string, (ctx: IExecuteFunctions) => Promise<INodeExecutionData[]>>> = {
+	campaign: { forgetSent },
+};
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Resource, operation, credential and batching are node-wide settings, read once (not per item).
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
+	const local = localOperations[resource]?.[operationName];
+	if (local) return [await local(this)];
 	const operation = operations[resource]?.[operationName];
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);

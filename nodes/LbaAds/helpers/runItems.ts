@@ -16,7 +16,20 @@ export interface Operation<Request> {
 	 */
 	checkAllBeforeSending: boolean;
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Request;
+	/**
+	 * Called once every item is prepared and before the first request (writes only): says which
+	 * items must not be sent, and is told at the end how each item that could go ended.
+	 */
+	guard?(ctx: IExecuteFunctions, prepared: Array<{ itemIndex: number; request: Request }>): Promise<SendGuard | undefined>;
 	send(ctx: IExecuteFunctions, request: Request, transport: Transport, itemIndex: number): Promise<IDataObject[]>;
+}
+
+export type SentResult = { itemIndex: number } & ({ status: 'done' } | { status: 'failed'; error: unknown } | { status: 'notSent' });
+
+export interface SendGuard {
+	/** Items answered without a request, with the success item that says why. */
+	skipped: Map<number, IDataObject>;
+	settle(results: SentResult[]): Promise<void>;
 }
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -52,6 +65,10 @@ export async function runItems<Request>(
 		}
 	}
 
+	const guard = operation.guard ? await operation.guard(ctx, preparedItems(prepared, outcomes, itemCount)) : undefined;
+	for (const [itemIndex, json] of guard?.skipped ?? []) outcomes[itemIndex] = { json: [json] };
+	const sentOutcome = new Array<Outcome | undefined>(itemCount);
+
 	let next = 0;
 	let stopped = false;
 	const worker = async () => {
@@ -69,11 +86,33 @@ export async function runItems<Request>(
 				outcomes[itemIndex] = { error: asNodeError(ctx, error, itemIndex) };
 				if (!continueOnFail) stopped = true; // in-flight requests finish; no new ones start
 			}
+			sentOutcome[itemIndex] = outcomes[itemIndex];
 			prepared[itemIndex] = undefined;
 		}
 	};
 	const workers = Math.max(1, Math.min(concurrency, itemCount));
 	await Promise.all(Array.from({ length: workers }, worker));
+
+	if (guard) {
+		const results: SentResult[] = [];
+		for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+			if (guard.skipped.has(itemIndex) || (outcomes[itemIndex] && !sentOutcome[itemIndex])) continue; // skipped, or failed its check
+			const sent = sentOutcome[itemIndex];
+			results.push(
+				sent === undefined
+					? { itemIndex, status: 'notSent' }
+					: 'error' in sent
+						? { itemIndex, status: 'failed', error: sent.error }
+						: { itemIndex, status: 'done' },
+			);
+		}
+		try {
+			await guard.settle(results);
+		} catch {
+			// The keys stay recorded as claimed, so nothing can be sent twice; a re-run only words
+			// these items as "may have been created". The campaigns' answers matter more here.
+		}
+	}
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
@@ -91,6 +130,15 @@ export async function runItems<Request>(
 		for (const json of outcome.json) output.push({ json, pairedItem: { item: itemIndex } });
 	}
 	return output;
+}
+
+/** The items that passed their check (all of them are prepared before a guard is asked). */
+function preparedItems<Request>(prepared: Array<Request | undefined>, outcomes: Outcome[], itemCount: number) {
+	const items: Array<{ itemIndex: number; request: Request }> = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		if (!outcomes[itemIndex]) items.push({ itemIndex, request: prepared[itemIndex] as Request });
+	}
+	return items;
 }
 
 function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {

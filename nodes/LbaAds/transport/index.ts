@@ -69,6 +69,28 @@ interface Failure {
 /** Codes of n8n's OAuth2 client (@n8n/client-oauth2) for a refused or failed token request. */
 const TOKEN_ERROR_CODES = new Set(['EAUTH', 'ESTATUS']);
 
+/**
+ * Whether a failed request can have changed anything at the service:
+ * - 'refused': the answer proves nothing was done (a 4xx, a 503, a connection that was never
+ *   opened, or an OAuth2 token request that failed before the API request was sent);
+ * - 'unknown': it may have been done (500, 502, 504, a timeout, a reset after sending).
+ * 503 counts as refused: RFC 9110 15.6.4 says the server is "unable to handle the request".
+ */
+export type FailureOutcome = 'refused' | 'unknown';
+const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const failureOutcomes = new WeakMap<object, FailureOutcome>();
+
+/** The outcome of a request that threw (see FailureOutcome); 'unknown' for errors the transport did not make. */
+export function failureOutcome(error: unknown): FailureOutcome {
+	return (typeof error === 'object' && error !== null && failureOutcomes.get(error)) || 'unknown';
+}
+
+function outcomeOf(failure: Failure): FailureOutcome {
+	if (failure.tokenEndpoint) return 'refused';
+	if (failure.status !== undefined) return (failure.status >= 400 && failure.status < 500) || failure.status === 503 ? 'refused' : 'unknown';
+	return failure.networkCode !== undefined && NOT_CONNECTED_CODES.has(failure.networkCode) ? 'refused' : 'unknown';
+}
+
 export function createTransport(
 	ctx: IExecuteFunctions,
 	credentialType: CredentialType,
@@ -192,12 +214,14 @@ function toNodeApiError(
 	const explained = explain(failure, body, what, tries, options, timeoutMs);
 	const message = redact(explained.message);
 	// Only the response body and our own words go in: the request (and its Authorization header) never does.
-	return new NodeApiError(ctx.getNode(), { ...body, message } as JsonObject, {
+	const error = new NodeApiError(ctx.getNode(), { ...body, message } as JsonObject, {
 		message,
 		description: redact(explained.description),
 		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
 		itemIndex: options.itemIndex,
 	});
+	failureOutcomes.set(error, outcomeOf(failure));
+	return error;
 }
 
 function redactedBody(body: IDataObject, redact: (text: string) => string): IDataObject {
@@ -232,9 +256,11 @@ function explain(
 	const apiError = (body.error ?? {}) as IDataObject;
 	const fault = (body.fault ?? {}) as IDataObject;
 	const notRetried =
-		options.method === 'POST'
-			? ' The request was not retried, because the service may already have created the campaign; check the campaign list before running it again.'
-			: '';
+		options.method !== 'POST'
+			? ''
+			: outcomeOf(failure) === 'refused'
+				? ' The request was not retried; the answer shows the service did not create the campaign.'
+				: ' The request was not retried, because the service may already have created the campaign.';
 
 	if (failure.tokenEndpoint) {
 		const reason = String(body.error_description ?? body.error ?? '').trim();

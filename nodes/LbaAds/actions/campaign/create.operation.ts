@@ -1,9 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { jsonParse, NodeOperationError } from 'n8n-workflow';
+import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CATEGORIES, checkCampaign, TELCOS, type CampaignBody } from '../../helpers/campaignSchema';
 import { isValidZone } from '../../helpers/dates';
+import {
+	claimCampaigns,
+	contentKey,
+	customKey,
+	HOW_TO_RESEND,
+	type Candidate,
+	type ProtectionMode,
+} from '../../helpers/duplicateProtection';
 import type { Operation } from '../../helpers/runItems';
+import { failureOutcome } from '../../transport';
 
 const showFor = { show: { resource: ['campaign'], operation: ['create'] } };
 
@@ -153,10 +162,50 @@ export const description: INodeProperties[] = [
 			'Array of channels with sender, locationId, smsQty, message, startDate, endDate and telcoId (isat, xl or tsel)',
 		displayOptions: { show: { ...showFor.show, channelsInput: ['json'] } },
 	},
+	{
+		displayName: 'Duplicate Protection',
+		name: 'duplicateProtection',
+		type: 'options',
+		noDataExpression: true,
+		default: 'content',
+		options: [
+			{
+				name: 'Campaign Content',
+				value: 'content',
+				description: 'A campaign identical to one this node sent before (same fields, after date conversion) is not sent again',
+			},
+			{
+				name: 'Custom Key',
+				value: 'customKey',
+				description: 'A campaign whose key this node sent before is not sent again, e.g. one key per order',
+			},
+			{
+				name: 'Off',
+				value: 'off',
+				description: 'Send every item, even a campaign sent before (a Retry or re-run can then publish it twice)',
+			},
+		],
+		description:
+			"How this node recognises a campaign it already sent, in this or an earlier execution (Retry, re-run, a second trigger). The history is kept in n8n's database.",
+		displayOptions: showFor,
+	},
+	{
+		displayName: 'Idempotency Key',
+		name: 'idempotencyKey',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. {{ $json.orderId }}',
+		description: 'A value that names this campaign: an item whose key this node already sent is not sent again',
+		displayOptions: { show: { ...showFor.show, duplicateProtection: ['customKey'] } },
+	},
 ];
 
 interface CreateRequest {
 	body: CampaignBody;
+	/** The idempotency key (undefined with Duplicate Protection off). */
+	key?: string;
+	resend: boolean;
 }
 
 export const create: Operation<CreateRequest> = {
@@ -185,20 +234,60 @@ export const create: Operation<CreateRequest> = {
 				description: `Nothing was sent for this item. Fix ${problems.length === 1 ? 'this field' : 'these fields'}:\n${problems.map((line) => `- ${line}`).join('\n')}`,
 			});
 		}
-		return { body: check.body };
+		return { body: check.body, key: idempotencyKey(ctx, itemIndex, check.body), resend: resendOption(ctx, itemIndex) };
+	},
+
+	async guard(ctx, prepared) {
+		const candidates: Candidate[] = [];
+		for (const { itemIndex, request } of prepared) {
+			if (request.key !== undefined) candidates.push({ itemIndex, key: request.key, resend: request.resend });
+		}
+		return candidates.length ? await claimCampaigns(ctx, candidates) : undefined;
 	},
 
 	async send(_ctx, request, transport, itemIndex) {
-		const response = await transport.request({
-			method: 'POST',
-			path: '/lba/campaign',
-			body: request.body as unknown as IDataObject,
-			itemIndex,
-			retry: false,
-		});
-		return [response];
+		try {
+			const response = await transport.request({
+				method: 'POST',
+				path: '/lba/campaign',
+				body: request.body as unknown as IDataObject,
+				itemIndex,
+				retry: false,
+			});
+			return [request.key === undefined ? response : { ...response, idempotencyKey: request.key }];
+		} catch (error) {
+			throw withProtectionNote(error as NodeApiError, request.key);
+		}
 	},
 };
+
+/** A campaign that may exist keeps its key: its error says a re-run will not send it again. */
+function withProtectionNote(error: NodeApiError, key: string | undefined): NodeApiError {
+	if (key !== undefined && failureOutcome(error) === 'unknown') {
+		error.description = `${error.description ?? ''} Duplicate protection kept this campaign's key (${key}), so a Retry or re-run will not send it again. ${HOW_TO_RESEND}`.trim();
+	}
+	return error;
+}
+
+function idempotencyKey(ctx: IExecuteFunctions, itemIndex: number, body: CampaignBody): string | undefined {
+	const mode = ctx.getNodeParameter('duplicateProtection', itemIndex, 'content') as ProtectionMode;
+	if (mode === 'off') return undefined;
+	if (mode === 'content') return contentKey(body);
+	const key = customKey(ctx.getNodeParameter('idempotencyKey', itemIndex, ''));
+	if (key === undefined) {
+		throw new NodeOperationError(ctx.getNode(), 'Idempotency Key is empty', {
+			itemIndex,
+			description:
+				'Nothing was sent for this item. With Duplicate Protection set to Custom Key, every item needs a key, e.g. {{ $json.orderId }}.',
+		});
+	}
+	return key;
+}
+
+function resendOption(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	const value = ctx.getNodeParameter('options.resend', itemIndex, false);
+	return value === true || value === 'true';
+}
 
 function timezone(ctx: IExecuteFunctions, itemIndex: number): string {
 	const override = String(ctx.getNodeParameter('options.timezone', itemIndex, '') ?? '').trim();

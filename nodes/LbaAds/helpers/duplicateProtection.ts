@@ -1,0 +1,215 @@
+import { createHash } from 'crypto';
+import type { DeduplicationItemTypes, ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { failureOutcome } from '../transport';
+import type { SendGuard } from './runItems';
+
+/**
+ * "Never the same campaign twice, across executions": each campaign gets an idempotency key,
+ * recorded in n8n's own processed-items store (the Remove Duplicates node's store, in n8n's
+ * database, so it survives restarts and is shared by queue-mode workers) before its request
+ * leaves, and released only when the answer proves nothing was created.
+ *
+ * The store keeps md5 hashes in one row per workflow and node, rewritten read-modify-write
+ * without a lock, so concurrent calls can lose each other's entries. Hence: every call of a
+ * run is batched (one for claiming, one or two for settling), and calls for one node are
+ * serialised within this n8n process. The settling call also re-records every kept key, so
+ * a key another process overwrote in between is restored.
+ */
+
+/** Scope 'node': the history is this node's own row (see the README for why not 'workflow'). */
+const SCOPE = 'node';
+/** The history holds this many entries: a key and a "created" mark per campaign. */
+export const HISTORY_MAX_CAMPAIGNS = 10_000;
+const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: HISTORY_MAX_CAMPAIGNS * 2 };
+
+export type ProtectionMode = 'content' | 'customKey' | 'off';
+
+const CONTENT_PREFIX = 'content:';
+const CUSTOM_PREFIX = 'custom:';
+const CREATED_PREFIX = 'created:';
+
+export const HOW_TO_RESEND =
+	'To send it again on purpose, turn on Options > Resend for this item (an expression such as {{ $json.resend }} picks items), or run this same node once with the operation Forget Sent Campaigns.';
+
+/** The key of a campaign body exactly as it would be sent: a hash of its canonical JSON. */
+export function contentKey(body: unknown): string {
+	return `${CONTENT_PREFIX}${createHash('sha256').update(canonicalJson(body)).digest('hex')}`;
+}
+
+/** The key a user gives (e.g. {{ $json.orderId }}), or undefined when it is empty. */
+export function customKey(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const text = (typeof value === 'object' ? JSON.stringify(value) : String(value)).trim();
+	return text === '' ? undefined : `${CUSTOM_PREFIX}${text}`;
+}
+
+/** A key as a user types it for forgetting: a full key from an output, or a custom key's own text. */
+export function keyFromUser(value: unknown): string | undefined {
+	const text = value === undefined || value === null ? '' : String(value).trim();
+	if (text.startsWith(CONTENT_PREFIX) || text.startsWith(CUSTOM_PREFIX)) return text;
+	return customKey(text);
+}
+
+function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (value && typeof value === 'object') {
+		const entries = Object.entries(value as IDataObject)
+			.filter(([, entry]) => entry !== undefined)
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+const createdMark = (key: string) => `${CREATED_PREFIX}${key}`;
+
+export interface Candidate {
+	itemIndex: number;
+	key: string;
+	/** Send even if an earlier run recorded the key. */
+	resend: boolean;
+}
+
+
+/** Calls of one node's history, one at a time within this process. */
+const queues = new Map<string, Promise<void>>();
+
+async function serialised<T>(ctx: IExecuteFunctions, task: () => Promise<T>): Promise<T> {
+	const lock = `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id}`;
+	const previous = queues.get(lock) ?? Promise.resolve();
+	const run = previous.then(task, task);
+	const tail = run.then(
+		() => undefined,
+		() => undefined,
+	);
+	queues.set(lock, tail);
+	void tail.then(() => {
+		if (queues.get(lock) === tail) queues.delete(lock);
+	});
+	return await run;
+}
+
+const unique = (values: string[]) => [...new Set(values)];
+const asStrings = (values: DeduplicationItemTypes[]) => new Set(values.map(String));
+
+/**
+ * Records the keys of the campaigns about to be sent, in one store call, and tells which
+ * items must not be sent: a key an earlier run recorded, or the same key as an earlier item
+ * of this run.
+ */
+export async function claimCampaigns(ctx: IExecuteFunctions, candidates: Candidate[]): Promise<SendGuard> {
+	if (!ctx.getWorkflow().id) {
+		throw new NodeOperationError(ctx.getNode(), 'Save the workflow before creating campaigns', {
+			description: 'Duplicate protection keeps its history per saved workflow. Nothing was sent.',
+		});
+	}
+	const skipped = new Map<number, IDataObject>();
+	const firstItemOfKey = new Map<string, number>();
+	const toClaim: Candidate[] = [];
+	for (const candidate of candidates) {
+		const first = firstItemOfKey.get(candidate.key);
+		if (first !== undefined && !candidate.resend) {
+			skipped.set(candidate.itemIndex, {
+				skipped: true,
+				reason: `Same campaign as item ${first} of this run, which was sent instead; not sent twice`,
+				idempotencyKey: candidate.key,
+				earlierOutcome: 'sameRun',
+			});
+			continue;
+		}
+		if (first === undefined) firstItemOfKey.set(candidate.key, candidate.itemIndex);
+		toClaim.push(candidate);
+	}
+
+	const created = new Set<string>();
+	const recordedBefore = await storeCall(ctx, NOTHING_SENT, async () => {
+		if (toClaim.length === 0) return new Set<string>();
+		const helpers = ctx.helpers;
+		const { processed } = await helpers.checkProcessedAndRecord(unique(toClaim.map((c) => c.key)), SCOPE, STORE_OPTIONS);
+		const earlier = asStrings(processed);
+		const askMarks = unique(toClaim.filter((c) => !c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
+		const staleMarks = unique(toClaim.filter((c) => c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
+		// The store can only answer "seen?" by recording: marks it did not have are taken out again.
+		let wronglyRecorded: string[] = [];
+		if (askMarks.length) {
+			const marks = await helpers.checkProcessedAndRecord(askMarks, SCOPE, STORE_OPTIONS);
+			for (const mark of marks.processed) created.add(String(mark));
+			wronglyRecorded = marks.new.map(String);
+		}
+		const removals = unique([...wronglyRecorded, ...staleMarks]);
+		if (removals.length) await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
+		return earlier;
+	});
+
+	for (const candidate of toClaim) {
+		if (candidate.resend || !recordedBefore.has(candidate.key)) continue;
+		const wasCreated = created.has(createdMark(candidate.key));
+		skipped.set(candidate.itemIndex, {
+			skipped: true,
+			reason: wasCreated
+				? 'Created in an earlier run; not sent again'
+				: 'May have been created in an earlier run (its answer was lost, or that run is still going); not sent again',
+			idempotencyKey: candidate.key,
+			earlierOutcome: wasCreated ? 'created' : 'unknown',
+			howToResend: HOW_TO_RESEND,
+		});
+	}
+
+	const keyOf = new Map(toClaim.map((c) => [c.itemIndex, c.key]));
+	return {
+		skipped,
+		async settle(results) {
+			const keep = new Set<string>();
+			const marks = new Set<string>();
+			const release = new Set<string>();
+			for (const result of results) {
+				const key = keyOf.get(result.itemIndex);
+				if (key === undefined || skipped.has(result.itemIndex)) continue;
+				if (result.status === 'done') {
+					keep.add(key);
+					marks.add(createdMark(key));
+				} else if (result.status === 'failed' && failureOutcome(result.error) === 'unknown') {
+					keep.add(key);
+				} else {
+					release.add(key);
+				}
+			}
+			for (const key of keep) release.delete(key); // another item of this run with the key may have created it
+			await storeCall(ctx, SENT_NOT_RECORDED, async () => {
+				// Recording the kept keys again restores any that another process's write dropped meanwhile.
+				if (keep.size) await ctx.helpers.checkProcessedAndRecord([...marks, ...keep], SCOPE, STORE_OPTIONS);
+				const forget = [...release].flatMap((key) => [key, createdMark(key)]);
+				if (forget.length) await ctx.helpers.removeProcessed(forget, SCOPE, STORE_OPTIONS);
+			});
+		},
+	};
+}
+
+/** Forgets the given keys (with their "created" marks), or all of this node's history; returns the entries before. */
+export async function forgetCampaigns(ctx: IExecuteFunctions, keys: string[] | 'all'): Promise<number> {
+	return await storeCall(ctx, 'Nothing was forgotten.', async () => {
+		const before = await ctx.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
+		if (keys === 'all') await ctx.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS);
+		else if (keys.length) await ctx.helpers.removeProcessed(unique(keys.flatMap((key) => [key, createdMark(key)])), SCOPE, STORE_OPTIONS);
+		return before;
+	});
+}
+
+const NOTHING_SENT =
+	"Nothing was sent. The history lives in n8n's database (the store of the Remove Duplicates node); check the database, or set Duplicate Protection to Off to send without it.";
+const SENT_NOT_RECORDED =
+	'The campaigns of this run were sent, but not all outcomes were recorded: a re-run reports them as "may have been created" and does not send them.';
+
+/** One serialised use of the store; its failures become one clear node error. */
+async function storeCall<T>(ctx: IExecuteFunctions, description: string, task: () => Promise<T>): Promise<T> {
+	try {
+		return await serialised(ctx, task);
+	} catch (error) {
+		const reason = (error as Error).message ?? String(error);
+		throw new NodeOperationError(ctx.getNode(), `Duplicate protection could not use n8n's history of sent campaigns: ${reason}`, {
+			description,
+		});
+	}
+}

@@ -1,0 +1,137 @@
+/**
+ * n8n's processed-items store (the data-deduplication helpers on `this.helpers`), in memory.
+ *
+ * Registered the way n8n registers its own: `DataDeduplicationService.init(deduplicator)`
+ * from n8n-core. It copies what n8n 2.40.7 does in `n8n/dist/deduplication/deduplication-helper.js`
+ * for mode 'entries': one row per workflow and context ('' for scope workflow, `n:<node id>`
+ * for scope node) holding an array of md5/base64 hashes; `maxEntries` drops the oldest; a
+ * value given twice in one call is pushed twice; removeProcessed drops one copy; and every
+ * call reads the row, awaits, then writes it back whole, with no lock. `rmwDelayMs` widens
+ * that gap, so tests can show what concurrent calls do to each other.
+ */
+import { createHash } from 'node:crypto';
+
+import { DataDeduplicationService } from 'n8n-core';
+import type {
+	DeduplicationItemTypes,
+	DeduplicationScope,
+	ICheckProcessedContextData,
+	ICheckProcessedOptions,
+	IDataDeduplicator,
+	IDeduplicationOutput,
+} from 'n8n-workflow';
+
+interface Row {
+	mode: string;
+	data: string[];
+}
+
+export class InMemoryDeduplicator implements IDataDeduplicator {
+	readonly rows = new Map<string, Row>();
+	/** Store calls made, by kind (what a test counts to see batching). */
+	readonly calls = { checkProcessedAndRecord: 0, removeProcessed: 0, clearAllProcessedItems: 0, getProcessedDataCount: 0 };
+	/** Time between a call's read and its write, as a database round trip would take. */
+	rmwDelayMs = 0;
+
+	static hash(value: DeduplicationItemTypes): string {
+		return createHash('md5').update(value.toString()).digest('base64');
+	}
+
+	rowKey(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
+		if (!contextData.workflow.id) throw new Error('workflow id missing');
+		if (scope === 'node' && !contextData.node) throw new Error("No node information has been provided and so cannot use scope 'node'");
+		return `${contextData.workflow.id}|${scope === 'node' ? `n:${contextData.node!.id}` : ''}`;
+	}
+
+	/** The hashes a node's (or a workflow's) row holds, for assertions. */
+	entries(workflowId: string, nodeId?: string): string[] {
+		return [...(this.rows.get(`${workflowId}|${nodeId === undefined ? '' : `n:${nodeId}`}`)?.data ?? [])];
+	}
+
+	reset() {
+		this.rows.clear();
+		for (const key of Object.keys(this.calls) as Array<keyof typeof this.calls>) this.calls[key] = 0;
+	}
+
+	private async read(key: string, options: ICheckProcessedOptions): Promise<Row | undefined> {
+		if (options.mode !== 'entries') throw new Error(`the harness store supports mode 'entries' only, not ${options.mode}`);
+		const row = this.rows.get(key);
+		if (row && row.mode !== options.mode) throw new Error('Deduplication data was originally saved with an incompatible setting');
+		const copy = row ? { mode: row.mode, data: [...row.data] } : undefined;
+		await new Promise((resolve) => (this.rmwDelayMs > 0 ? setTimeout(resolve, this.rmwDelayMs) : setImmediate(resolve)));
+		return copy;
+	}
+
+	async checkProcessedAndRecord(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
+		this.calls.checkProcessedAndRecord++;
+		const key = this.rowKey(scope, contextData);
+		const row = await this.read(key, options);
+		const hashes = items.map((item) => InMemoryDeduplicator.hash(item));
+		if (!row) {
+			if (options.maxEntries) hashes.splice(0, hashes.length - options.maxEntries);
+			if (this.rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+			this.rows.set(key, { mode: options.mode, data: hashes });
+			return { new: items, processed: [] };
+		}
+		const seen = new Set(row.data);
+		const output: IDeduplicationOutput = { new: [], processed: [] };
+		hashes.forEach((hash, index) => {
+			if (seen.has(hash)) output.processed.push(items[index]);
+			else {
+				output.new.push(items[index]);
+				row.data.push(hash);
+			}
+		});
+		if (options.maxEntries) row.data.splice(0, row.data.length - options.maxEntries);
+		this.rows.set(key, row);
+		return output;
+	}
+
+	async removeProcessed(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<void> {
+		this.calls.removeProcessed++;
+		const key = this.rowKey(scope, contextData);
+		const row = await this.read(key, options);
+		if (!row) return;
+		for (const hash of items.map((item) => InMemoryDeduplicator.hash(item))) {
+			const index = row.data.indexOf(hash);
+			if (index !== -1) row.data.splice(index, 1);
+		}
+		this.rows.set(key, row);
+	}
+
+	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
+		this.calls.clearAllProcessedItems++;
+		this.rows.delete(this.rowKey(scope, contextData));
+	}
+
+	async getProcessedDataCount(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<number> {
+		this.calls.getProcessedDataCount++;
+		const row = this.rows.get(this.rowKey(scope, contextData));
+		return options.mode === 'entries' && row ? row.data.length : 0;
+	}
+}
+
+let registered: InMemoryDeduplicator | undefined;
+
+/** The one store of this test process, registered with n8n-core on first use. */
+export function harnessDeduplicator(): InMemoryDeduplicator {
+	if (!registered) {
+		registered = new InMemoryDeduplicator();
+		void DataDeduplicationService.init(registered);
+	}
+	return registered;
+}
