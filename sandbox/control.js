@@ -122,6 +122,10 @@ class FaultList {
         attempts.set(key, count + 1);
         return fault;
       }
+      if (fault.skip > 0) {
+        fault.skip -= 1;
+        continue;
+      }
       fault.times -= 1;
       if (fault.times <= 0) this.faults.splice(index, 1);
       return fault;

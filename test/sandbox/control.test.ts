@@ -176,6 +176,13 @@ describe('faults', () => {
     expect((await call(sandbox, 'GET', '/_sandbox/faults')).json.faults[0].times).toBe(10);
   });
 
+  test('a fault with skip lets the first matching requests through, then faults the next `times`', async () => {
+    await addFault({ path: '/io/products', status: 503, skip: 2, times: 1 });
+    const seen = [];
+    for (let attempt = 0; attempt < 4; attempt++) seen.push((await call(sandbox, 'GET', '/io/products', { undocumented: true })).status);
+    expect(seen).toEqual([200, 200, 503, 200]);
+  });
+
   test('a perRequest fault fails each distinct request its first `times` attempts, then lets it through', async () => {
     await addFault({ path: '/io/location', status: 503, times: 2, perRequest: true });
     const statuses = async (latlng: string) => {
