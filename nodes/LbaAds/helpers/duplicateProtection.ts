@@ -127,7 +127,9 @@ export async function claimCampaigns(ctx: IExecuteFunctions, candidates: Candida
 	const recordedBefore = await storeCall(ctx, NOTHING_SENT, async () => {
 		if (toClaim.length === 0) return new Set<string>();
 		const helpers = ctx.helpers;
-		const { processed } = await helpers.checkProcessedAndRecord(unique(toClaim.map((c) => c.key)), SCOPE, STORE_OPTIONS);
+		const { processed } = await recordFirstTime(() =>
+			helpers.checkProcessedAndRecord(unique(toClaim.map((c) => c.key)), SCOPE, STORE_OPTIONS),
+		);
 		const earlier = asStrings(processed);
 		const askMarks = unique(toClaim.filter((c) => !c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
 		const staleMarks = unique(toClaim.filter((c) => c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
@@ -195,6 +197,19 @@ export async function forgetCampaigns(ctx: IExecuteFunctions, keys: string[] | '
 		else if (keys.length) await ctx.helpers.removeProcessed(unique(keys.flatMap((key) => [key, createdMark(key)])), SCOPE, STORE_OPTIONS);
 		return before;
 	});
+}
+
+/**
+ * A node's first record inserts its row; when another process inserted it meanwhile, the
+ * insert fails on the row's unique key and wrote nothing, so asking again is safe.
+ */
+async function recordFirstTime<T>(call: () => Promise<T>): Promise<T> {
+	try {
+		return await call();
+	} catch (error) {
+		if (!/unique constraint/i.test(String((error as Error).message))) throw error;
+		return await call();
+	}
 }
 
 const NOTHING_SENT =

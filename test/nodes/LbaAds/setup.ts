@@ -105,7 +105,7 @@ export async function runNode(
 	context: Context,
 	parameters: IDataObject,
 	items: IDataObject[] = [{}],
-	options: { node?: Partial<INode>; timezone?: string; credentials?: Record<string, IDataObject> } = {},
+	options: { node?: Partial<INode>; timezone?: string; credentials?: Record<string, IDataObject>; workflowId?: string } = {},
 ): Promise<RunResult & { items: INodeExecutionData[] }> {
 	const result = await context.n8n.runWorkflow(
 		{
@@ -116,6 +116,7 @@ export async function runNode(
 		} as never,
 		{
 			credentials: options.credentials ?? { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } },
+			workflowId: options.workflowId,
 		},
 	);
 	return { ...result, items: result.error ? [] : result.output('LBA') };

@@ -1,0 +1,239 @@
+/**
+ * Create Campaign's duplicate protection across executions, in n8n-core's engine with the
+ * harness's in-memory copy of n8n's processed-items store. Runs that stand for a Retry or a
+ * re-run of one saved workflow share a workflowId. The real n8n proof is in
+ * test/e2e/duplicate-protection.e2e.test.ts.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { errorOf, harnessDeduplicator, InMemoryDeduplicator } from '../../harness';
+import { campaigns, channel, createParameters, fault, requests, runNode, useSandbox } from './setup';
+
+const context = useSandbox();
+const store = harnessDeduplicator();
+let workflowCounter = 0;
+let workflowId = '';
+
+beforeEach(() => {
+	store.reset();
+	store.rmwDelayMs = 0;
+	workflowId = `dedup-${++workflowCounter}`;
+});
+
+/** Six campaigns that differ by name, fed by pinned items ({{ $json.name }}). */
+const six = Array.from({ length: 6 }, (_, index) => ({ name: `promo-${index + 1}` }));
+const byName = createParameters({ name: '={{ $json.name }}' });
+const oneAtATime = (parameters: IDataObject) => ({ ...parameters, options: { concurrency: 1 } });
+
+function namesIn(journal: Array<{ request: IDataObject }>) {
+	return journal.map((entry) => String(entry.request.name));
+}
+
+function duplicatesIn(journal: Array<{ request: IDataObject }>) {
+	const names = namesIn(journal);
+	return names.length - new Set(names).size;
+}
+
+describe('Campaign > Create: never the same campaign twice across executions', () => {
+	it('a second run of the same workflow sends nothing and says each campaign was created before', async () => {
+		const first = await runNode(context, byName, six, { workflowId });
+		expect(errorOf(first)).toBeUndefined();
+		const keys = first.items.map((item) => item.json.idempotencyKey);
+		expect(keys.every((key) => typeof key === 'string' && /^content:[0-9a-f]{64}$/.test(key as string))).toBe(true);
+		expect(new Set(keys).size).toBe(6);
+
+		const second = await runNode(context, byName, six, { workflowId });
+		expect(errorOf(second)).toBeUndefined();
+		expect(second.items.map((item) => item.json)).toEqual(
+			keys.map((key) => expect.objectContaining({ skipped: true, earlierOutcome: 'created', idempotencyKey: key, reason: 'Created in an earlier run; not sent again' })),
+		);
+		expect(second.items.map((item) => item.pairedItem)).toEqual(six.map((_, item) => ({ item })));
+		expect(await campaigns(context)).toHaveLength(6);
+		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(6);
+	});
+
+	it('Retry after a 503 at item 4: items 1-3 reported as created, 4-6 created once, 0 duplicates', async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const failed = await runNode(context, oneAtATime(byName), six, { workflowId });
+		expect(errorOf(failed)?.message).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 503)');
+		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
+
+		// n8n's Retry re-runs the node with all its input items.
+		const retry = await runNode(context, oneAtATime(byName), six, { workflowId });
+		expect(errorOf(retry)).toBeUndefined();
+		expect(retry.items.map((item) => (item.json.skipped ? `skipped:${String(item.json.earlierOutcome)}` : 'created'))).toEqual([
+			'skipped:created',
+			'skipped:created',
+			'skipped:created',
+			'created',
+			'created',
+			'created',
+		]);
+		const journal = await campaigns(context);
+		expect(namesIn(journal).sort()).toEqual(six.map((item) => item.name));
+		expect(duplicatesIn(journal)).toBe(0);
+	});
+
+	it('an answer lost after the service created the campaign (502): the key is kept, a re-run does not resend, Resend does', async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
+		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId, node: { onError: 'continueRegularOutput' } });
+		expect(failed.items[1].json.error).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 502)');
+		expect(String(failed.items[1].json.description)).toMatch(/may already have created the campaign.*Duplicate protection kept this campaign's key \(content:[0-9a-f]{64}\), so a Retry or re-run will not send it again/s);
+		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
+
+		const rerun = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId });
+		expect(rerun.items[1].json).toMatchObject({
+			skipped: true,
+			earlierOutcome: 'unknown',
+			reason: expect.stringMatching(/^May have been created in an earlier run/),
+			howToResend: expect.stringContaining('Options > Resend'),
+		});
+		expect(await campaigns(context)).toHaveLength(3);
+
+		const resend = await runNode(
+			context,
+			{ ...oneAtATime(byName), options: { concurrency: 1, resend: '={{ $json.name === "promo-2" }}' } },
+			six.slice(0, 3),
+			{ workflowId },
+		);
+		expect(resend.items.map((item) => Boolean(item.json.skipped))).toEqual([true, false, true]);
+		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3', 'promo-2']);
+
+		// After the resend succeeded, the campaign counts as created.
+		const again = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId });
+		expect(again.items.map((item) => item.json.earlierOutcome)).toEqual(['created', 'created', 'created']);
+	});
+
+	it.each([
+		['a 400 refusal (G-400003)', { status: 400, body: { success: false, error: { code: 'G-400003', message: 'invalid' } } }],
+		['a 401 (n8n sends a request again once after a 401, so twice)', { status: 401, times: 2 }],
+		['a 429', { status: 429 }],
+		['a 503', { status: 503 }],
+	])('%s proves nothing was created: the key is released and a re-run sends it', async (_label, spec) => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', times: 1, ...spec } as IDataObject);
+		const failed = await runNode(context, byName, six.slice(0, 1), { workflowId, node: { onError: 'continueRegularOutput' } });
+		expect(typeof failed.items[0].json.error).toBe('string');
+		expect(String(failed.items[0].json.description)).not.toMatch(/kept this campaign's key/);
+		expect(store.entries(workflowId, 'lba')).toEqual([]);
+
+		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId });
+		expect(rerun.items[0].json).toMatchObject({ success: true, status: 'Published' });
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
+	it('a connection refused before sending releases the key', async () => {
+		const closed = { lbaAdsApi: { baseUrl: 'http://127.0.0.1:9', accessToken: context.token } };
+		const failed = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: closed, node: { onError: 'continueRegularOutput' } });
+		expect(failed.items.map((item) => item.json.error)).toEqual([expect.stringMatching(/^Could not reach/), expect.stringMatching(/^Could not reach/)]);
+		expect(store.entries(workflowId, 'lba')).toEqual([]);
+		const rerun = await runNode(context, byName, six.slice(0, 2), { workflowId });
+		expect(rerun.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
+	});
+
+	it('a timeout keeps the key: the campaign the slow service still created is not sent again', async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 800, times: 1 });
+		const failed = await runNode(context, { ...byName, options: { timeoutMs: 200 } }, six.slice(0, 1), { workflowId, node: { onError: 'continueRegularOutput' } });
+		expect(failed.items[0].json.error).toMatch(/did not answer POST \/lba\/campaign within 200 ms/);
+		for (let waited = 0; (await campaigns(context)).length === 0 && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId });
+		expect(rerun.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'unknown' });
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
+	it('items stopped by an earlier failure (no continue on fail) were never sent: their keys are released', async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 500, skip: 1, times: 1 });
+		const failed = await runNode(context, oneAtATime(byName), six, { workflowId });
+		expect(errorOf(failed)).toBeDefined();
+		// promo-1 created and promo-2 unknown keep their keys (2) and promo-1 its "created" mark (1).
+		expect(store.entries(workflowId, 'lba')).toHaveLength(3);
+		const retry = await runNode(context, oneAtATime(byName), six, { workflowId });
+		expect(retry.items.map((item) => item.json.earlierOutcome ?? 'sent')).toEqual(['created', 'unknown', 'sent', 'sent', 'sent', 'sent']);
+		expect(duplicatesIn(await campaigns(context))).toBe(0);
+	});
+
+	it('the same campaign twice in one run is sent once; the second item says which item was sent', async () => {
+		const result = await runNode(context, byName, [{ name: 'a' }, { name: 'b' }, { name: 'a' }], { workflowId });
+		expect(result.items[2].json).toMatchObject({ skipped: true, earlierOutcome: 'sameRun', idempotencyKey: result.items[0].json.idempotencyKey });
+		expect(result.items[2].json.reason).toMatch(/^Same campaign as item 0 of this run/);
+		expect(namesIn(await campaigns(context))).toEqual(['a', 'b']);
+	});
+
+	it('the key is the body as sent: a date written differently but meaning the same instant is the same campaign', async () => {
+		const dates = createParameters({}, [channel({ startDate: '={{ $json.start }}' })]);
+		await runNode(context, dates, [{ start: '2026-12-01T09:00:00+07:00' }], { workflowId, timezone: 'Asia/Jakarta' });
+		const second = await runNode(context, dates, [{ start: '2026-12-01T09:00:00' }, { start: '2026-12-01T10:00:00' }], { workflowId, timezone: 'Asia/Jakarta' });
+		expect(second.items.map((item) => Boolean(item.json.skipped))).toEqual([true, false]);
+		expect(await campaigns(context)).toHaveLength(2);
+	});
+
+	it('Custom Key: one campaign per key whatever its content; an empty key fails the item before anything is sent', async () => {
+		const parameters = { ...byName, duplicateProtection: 'customKey', idempotencyKey: '={{ $json.orderId }}' };
+		const first = await runNode(context, parameters, [{ name: 'x', orderId: 'A-17' }, { name: 'y', orderId: 'A-18' }], { workflowId });
+		expect(first.items.map((item) => item.json.idempotencyKey)).toEqual(['custom:A-17', 'custom:A-18']);
+		const second = await runNode(context, parameters, [{ name: 'changed text', orderId: 'A-17' }], { workflowId });
+		expect(second.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: 'custom:A-17' });
+
+		const empty = await runNode(context, parameters, [{ name: 'z', orderId: 'A-19' }, { name: 'w', orderId: '  ' }], { workflowId });
+		expect(errorOf(empty)).toMatchObject({ message: 'Idempotency Key is empty' });
+		expect(namesIn(await campaigns(context))).toEqual(['x', 'y']);
+	});
+
+	it('Off: every run sends, and the store is not touched', async () => {
+		const parameters = { ...byName, duplicateProtection: 'off' };
+		await runNode(context, parameters, six.slice(0, 2), { workflowId });
+		const second = await runNode(context, parameters, six.slice(0, 2), { workflowId });
+		expect(second.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
+		expect(second.items[0].json.idempotencyKey).toBeUndefined();
+		expect(await campaigns(context)).toHaveLength(4);
+		expect(store.calls.checkProcessedAndRecord + store.calls.removeProcessed).toBe(0);
+	});
+
+	it('store calls are batched: a 40-item run makes one call before sending and one after', async () => {
+		const many = Array.from({ length: 40 }, (_, index) => ({ name: `batch-${index}` }));
+		await runNode(context, byName, many, { workflowId });
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 2, removeProcessed: 0 });
+		store.reset();
+		await runNode(context, byName, many, { workflowId: `${workflowId}-b` });
+		await runNode(context, byName, many, { workflowId: `${workflowId}-b` });
+		// First run 2 calls; the re-run claims, then asks for the "created" marks, and has nothing to settle.
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 4, removeProcessed: 0 });
+	});
+});
+
+describe('concurrent executions of one workflow (one n8n process)', () => {
+	/** Executions started at the same time, with the store's read-write gap widened to 5 ms. */
+	async function concurrently(runs: Array<Array<{ name: string }>>) {
+		store.rmwDelayMs = 5;
+		return await Promise.all(runs.map((items) => runNode(context, { ...byName, options: { concurrency: 8 } }, items, { workflowId })));
+	}
+
+	it('two executions with the same six campaigns at once: each campaign created once', async () => {
+		const results = await concurrently([six, six]);
+		for (const result of results) expect(errorOf(result)).toBeUndefined();
+		const journal = await campaigns(context);
+		expect(namesIn(journal).sort()).toEqual(six.map((item) => item.name));
+		const outcomes = results.flatMap((result) => result.items.map((item) => (item.json.skipped ? 'skipped' : 'created')));
+		expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(6);
+	});
+
+	it('eight executions with overlapping items: no key lost, no duplicate', async () => {
+		const runs = Array.from({ length: 8 }, (_, run) => Array.from({ length: 10 }, (_, index) => ({ name: `c-${(run * 5 + index) % 30}` })));
+		await concurrently(runs);
+		const journal = await campaigns(context);
+		expect(duplicatesIn(journal)).toBe(0);
+		expect(journal).toHaveLength(30);
+		// Every created campaign's key and mark is in the store.
+		const entries = new Set(store.entries(workflowId, 'lba'));
+		expect(entries.size).toBe(60);
+	});
+
+	it('control: the same calls without the node serialising them lose keys (the store has no lock)', async () => {
+		const raw = new InMemoryDeduplicator();
+		raw.rmwDelayMs = 5;
+		const contextData = { workflow: { id: 'raw', active: false }, node: { id: 'lba' } } as never;
+		const options = { mode: 'entries' as const };
+		await raw.checkProcessedAndRecord(['seed'], 'node', contextData, options);
+		await Promise.all(Array.from({ length: 8 }, (_, run) => raw.checkProcessedAndRecord([`key-${run}`], 'node', contextData, options)));
+		expect(raw.entries('raw', 'lba').length).toBeLessThan(9);
+	});
+});
