@@ -127,7 +127,7 @@ export async function claimCampaigns(ctx: IExecuteFunctions, candidates: Candida
 	const recordedBefore = await storeCall(ctx, NOTHING_SENT, async () => {
 		if (toClaim.length === 0) return new Set<string>();
 		const helpers = ctx.helpers;
-		const { processed } = await recordFirstTime(() =>
+		const { processed } = await recordFirstTime(ctx, () =>
 			helpers.checkProcessedAndRecord(unique(toClaim.map((c) => c.key)), SCOPE, STORE_OPTIONS),
 		);
 		const earlier = asStrings(processed);
@@ -203,11 +203,11 @@ export async function forgetCampaigns(ctx: IExecuteFunctions, keys: string[] | '
  * A node's first record inserts its row; when another process inserted it meanwhile, the
  * insert fails on the row's unique key and wrote nothing, so asking again is safe.
  */
-async function recordFirstTime<T>(call: () => Promise<T>): Promise<T> {
+async function recordFirstTime<T>(ctx: IExecuteFunctions, call: () => Promise<T>): Promise<T> {
 	try {
 		return await call();
 	} catch (error) {
-		if (!/unique constraint/i.test(String((error as Error).message))) throw error;
+		if (!/unique constraint/i.test(String((error as Error).message))) throw new NodeOperationError(ctx.getNode(), error as Error);
 		return await call();
 	}
 }
