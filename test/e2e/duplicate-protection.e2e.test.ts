@@ -1,0 +1,282 @@
+// "Never the same campaign twice, across executions", proven in a real n8n 2.40.7 (SQLite,
+// regular mode) with the packed package installed as a community package, against the
+// sandbox. Each scenario is run the way users meet it: the editor's "Execute workflow"
+// (POST /rest/workflows/:id/run), the executions list's Retry (POST /rest/executions/:id/retry),
+// two executions at once, a saved change of the node (PATCH /rest/workflows/:id). The
+// sandbox's journal is the judge: it holds every campaign the service created.
+//
+// Each workflow is Manual Trigger -> Code (six items) -> LBA Ads Create Campaign, one request
+// at a time, as in the issue's report. Figures are printed at the end and written to
+// artifacts/e2e/duplicate-protection.md.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import * as e2e from './lib';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandbox } = require('../../sandbox/server');
+
+const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
+
+const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
+const LBA = 'Create campaigns';
+const TRIGGER = 'Start';
+
+type Sandbox = { url: string; tokens: string[]; close(): Promise<void> };
+type JournalCampaign = { campaignId: string; request: { name: string } };
+type Json = Record<string, any>;
+
+/** A workflow whose Code node emits `items` and whose LBA node creates one campaign per item. */
+function workflow(id: string, items: Json[], lbaParameters: Json = {}) {
+	return {
+		id,
+		name: `Duplicate protection: ${id}`,
+		nodes: [
+			{ id: `${id}-start`, name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: `${id}-code`,
+				name: 'Campaigns to send',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [220, 0],
+				parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` },
+			},
+			{
+				id: `${id}-lba`,
+				name: LBA,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [440, 0],
+				parameters: {
+					resource: 'campaign',
+					operation: 'create',
+					name: '={{ $json.name }}',
+					campaignDescription: 'Duplicate protection e2e',
+					categoryId: 10,
+					channelsInput: 'fields',
+					channels: {
+						channel: [
+							{
+								sender: 'LBADEMO',
+								locationId: 161,
+								smsQty: 100,
+								message: 'Promo!',
+								startDate: '2026-12-01T09:00:00+07:00',
+								endDate: '2026-12-02T21:00:00+07:00',
+								telcoId: 'tsel',
+							},
+						],
+					},
+					options: { concurrency: 1 },
+					...lbaParameters,
+				},
+				credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
+			},
+		],
+		connections: {
+			[TRIGGER]: { main: [[{ node: 'Campaigns to send', type: 'main', index: 0 }]] },
+			'Campaigns to send': { main: [[{ node: LBA, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const named = (prefix: string, count = 6) => Array.from({ length: count }, (_, index) => ({ name: `${prefix}-${index + 1}` }));
+
+const WORKFLOWS = {
+	retry: workflow('dpRetry', named('retry')),
+	unknown: workflow('dpUnknown', named('unknown')),
+	concurrent: workflow('dpConcurrent', named('concurrent')),
+	customKey: workflow(
+		'dpCustomKey',
+		named('order').map((item, index) => ({ ...item, orderId: `A-${index + 1}` })),
+		// The content differs on every execution; the order id does not.
+		{ name: '={{ $json.name + " (execution " + $execution.id + ")" }}', duplicateProtection: 'customKey', idempotencyKey: '={{ $json.orderId }}' },
+	),
+	off: workflow('dpOff', named('off'), { duplicateProtection: 'off' }),
+};
+
+const figures: Array<{ scenario: string; executions: number; items: number; created: number; duplicates: number; unaccounted: number; expected: string }> = [];
+
+describeE2E('duplicate protection in real n8n 2.40.7', () => {
+	let sandbox: Sandbox;
+	let userFolder: e2e.UserFolder;
+	let n8n: e2e.N8nInstance | undefined;
+	let rest: e2e.N8nRest;
+
+	async function journal(prefix: string): Promise<JournalCampaign[]> {
+		const all: JournalCampaign[] = (await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()).campaigns;
+		return all.filter((campaign) => campaign.request.name.startsWith(`${prefix}-`));
+	}
+	function countByName(campaigns: JournalCampaign[]) {
+		const counts = new Map<string, number>();
+		for (const campaign of campaigns) {
+			const name = campaign.request.name.replace(/ \(execution \d+\)$/, '');
+			counts.set(name, (counts.get(name) ?? 0) + 1);
+		}
+		return counts;
+	}
+	function duplicates(campaigns: JournalCampaign[]) {
+		return [...countByName(campaigns).values()].reduce((sum, count) => sum + count - 1, 0);
+	}
+	async function fault(spec: Json) {
+		const res = await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
+		expect(res.status).toBeLessThan(300);
+	}
+	async function run(id: string) {
+		const { executionId } = await rest.runWorkflow(id, TRIGGER);
+		await rest.waitForExecution(executionId, { timeoutMs: 120_000 });
+		return { executionId, ...(await rest.getExecutionRun(executionId)) };
+	}
+	/** The executions list's Retry ("Retry with original workflow"), then the retried execution. */
+	async function retry(executionId: string) {
+		const before = await latestExecutionId();
+		await rest.call('POST', `/rest/executions/${executionId}/retry`, { loadWorkflow: false });
+		const retried = await latestExecutionId();
+		expect(Number(retried)).toBeGreaterThan(Number(before));
+		await rest.waitForExecution(retried);
+		return { executionId: retried, ...(await rest.getExecutionRun(retried)) };
+	}
+	async function latestExecutionId(): Promise<string> {
+		const list = await rest.call('GET', '/rest/executions?limit=1');
+		return String((list.results ?? list)[0]?.id ?? 0);
+	}
+	async function setLbaParameters(id: string, parameters: Json) {
+		const saved = await rest.getWorkflow(id);
+		const nodes = saved.nodes.map((node: Json) => (node.name === LBA ? { ...node, parameters } : node));
+		await rest.call('PATCH', `/rest/workflows/${id}`, { nodes, connections: saved.connections, versionId: saved.versionId });
+	}
+	/** Each item's fate: "created", "skipped:<earlierOutcome>" or "error". */
+	function fates(items: Json[]) {
+		return items.map((item) => (item.skipped ? `skipped:${item.earlierOutcome}` : item.status === 'Published' ? 'created' : 'error'));
+	}
+
+	beforeAll(async () => {
+		e2e.n8nBin();
+		sandbox = await startSandbox({ port: 0, quiet: true });
+		userFolder = e2e.makeUserFolder('lba-e2e-dedup-');
+		const tgz = await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir);
+		await e2e.installCommunityPackage(userFolder, tgz);
+		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
+		await e2e.importWorkflow(userFolder, Object.values(WORKFLOWS));
+		n8n = await e2e.startN8n(userFolder);
+		rest = await e2e.setupOwnerAndLogin(n8n);
+	}, 15 * 60 * 1000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await sandbox?.close();
+		if (figures.length) {
+			const table = [
+				'| scenario | executions | items | campaigns created | duplicates | items neither created nor reported | expected |',
+				'|---|---|---|---|---|---|---|',
+				...figures.map((f) => `| ${f.scenario} | ${f.executions} | ${f.items} | ${f.created} | ${f.duplicates} | ${f.unaccounted} | ${f.expected} |`),
+			].join('\n');
+			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'e2e'));
+			fs.writeFileSync(path.join(dir, 'duplicate-protection.md'), `# Duplicate protection in real n8n 2.40.7\n\n${table}\n`);
+			console.log(`Duplicate protection in real n8n 2.40.7 (sandbox journal):\n${table}`);
+		}
+		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
+		else userFolder?.cleanup();
+	});
+
+	test('a 503 at item 4, then Retry: items 1-3 reported as created, 4-6 created once, 0 duplicates', async () => {
+		await fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const failed = await run('dpRetry');
+		expect(failed.status).toBe('error');
+		expect(failed.error?.message).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 503)');
+		expect((await journal('retry')).map((c) => c.request.name)).toEqual(['retry-1', 'retry-2', 'retry-3']);
+
+		const retried = await retry(failed.executionId);
+		expect(retried.status).toBe('success');
+		const items = retried.output(LBA);
+		expect(fates(items)).toEqual(['skipped:created', 'skipped:created', 'skipped:created', 'created', 'created', 'created']);
+		expect(items[0]).toMatchObject({ skipped: true, reason: 'Created in an earlier run; not sent again', idempotencyKey: expect.stringMatching(/^content:/) });
+		const campaigns = await journal('retry');
+		expect(campaigns).toHaveLength(6);
+		expect(duplicates(campaigns)).toBe(0);
+		figures.push({ scenario: '503 at item 4, then Retry', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+	});
+
+	test('the same workflow run again: nothing is sent, every item says it was created before', async () => {
+		const again = await run('dpRetry');
+		expect(again.status).toBe('success');
+		expect(fates(again.output(LBA))).toEqual(Array(6).fill('skipped:created'));
+		const campaigns = await journal('retry');
+		expect(campaigns).toHaveLength(6);
+		figures.push({ scenario: 'run again after success', executions: 1, items: 6, created: 0, duplicates: duplicates(campaigns), unaccounted: 0, expected: '0 created' });
+	});
+
+	test('a 502 after the service created item 2, then Retry: item 2 "may have been created", not sent again', async () => {
+		await fault({ method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
+		const failed = await run('dpUnknown');
+		expect(failed.status).toBe('error');
+		expect(failed.error?.description).toMatch(/Duplicate protection kept this campaign's key/);
+		const retried = await retry(failed.executionId);
+		expect(retried.status).toBe('success');
+		const items = retried.output(LBA);
+		expect(fates(items)).toEqual(['skipped:created', 'skipped:unknown', 'created', 'created', 'created', 'created']);
+		expect(items[1].reason).toMatch(/^May have been created in an earlier run/);
+		expect(items[1].howToResend).toMatch(/Options > Resend/);
+		const campaigns = await journal('unknown');
+		expect(campaigns).toHaveLength(6);
+		expect(duplicates(campaigns)).toBe(0);
+		// Every item is accounted for: created (journal) or reported as (maybe) created.
+		const unaccounted = items.filter((item, index) => !item.skipped && !countByName(campaigns).has(`unknown-${index + 1}`)).length;
+		figures.push({ scenario: '502 after creating item 2, then Retry', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted, expected: '6 created, 0 duplicates' });
+		expect(unaccounted).toBe(0);
+	});
+
+	test('two executions of the same workflow at the same time: each campaign created once', async () => {
+		const [first, second] = await Promise.all([run('dpConcurrent'), run('dpConcurrent')]);
+		expect([first.status, second.status]).toEqual(['success', 'success']);
+		const created = [...first.output(LBA), ...second.output(LBA)].filter((item) => item.status === 'Published');
+		expect(created).toHaveLength(6);
+		const campaigns = await journal('concurrent');
+		expect(campaigns).toHaveLength(6);
+		expect(duplicates(campaigns)).toBe(0);
+		figures.push({ scenario: 'two executions at once', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+	});
+
+	test('Resend for one item, then Forget Sent on the same node: the campaigns go out again on purpose', async () => {
+		const saved = await rest.getWorkflow('dpRetry');
+		const create = saved.nodes.find((node: Json) => node.name === LBA).parameters;
+
+		await setLbaParameters('dpRetry', { ...create, options: { concurrency: 1, resend: '={{ $json.name === "retry-2" }}' } });
+		const resent = await run('dpRetry');
+		expect(fates(resent.output(LBA))).toEqual(['skipped:created', 'created', 'skipped:created', 'skipped:created', 'skipped:created', 'skipped:created']);
+
+		await setLbaParameters('dpRetry', { resource: 'campaign', operation: 'forgetSent', forget: 'all' });
+		const forgot = await run('dpRetry');
+		expect(forgot.status).toBe('success');
+		expect(forgot.output(LBA)).toEqual([{ forgotten: 'all', entriesBefore: 12 }]);
+
+		await setLbaParameters('dpRetry', create);
+		const again = await run('dpRetry');
+		expect(fates(again.output(LBA))).toEqual(Array(6).fill('created'));
+		const counts = countByName(await journal('retry'));
+		expect(counts.get('retry-2')).toBe(3);
+		expect([1, 3, 4, 5, 6].map((n) => counts.get(`retry-${n}`))).toEqual([2, 2, 2, 2, 2]);
+	});
+
+	test('Custom Key ({{ $json.orderId }}): a second run with changed content sends nothing', async () => {
+		const first = await run('dpCustomKey');
+		expect(fates(first.output(LBA))).toEqual(Array(6).fill('created'));
+		const second = await run('dpCustomKey');
+		expect(fates(second.output(LBA))).toEqual(Array(6).fill('skipped:created'));
+		expect(second.output(LBA)[0].idempotencyKey).toBe('custom:A-1');
+		const campaigns = await journal('order');
+		expect(campaigns).toHaveLength(6);
+		figures.push({ scenario: 'Custom Key, run twice (content changes)', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+	});
+
+	test('protection Off: a second run sends every campaign again', async () => {
+		await run('dpOff');
+		const second = await run('dpOff');
+		expect(fates(second.output(LBA))).toEqual(Array(6).fill('created'));
+		const campaigns = await journal('off');
+		expect(campaigns).toHaveLength(12);
+		figures.push({ scenario: 'Off, run twice (duplicates by choice)', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '12 created, 6 duplicates' });
+		expect(duplicates(campaigns)).toBe(6);
+	});
+});
