@@ -107,16 +107,12 @@ export async function claimCampaigns(ctx: IExecuteFunctions, candidates: Candida
 	}
 	const skipped = new Map<number, IDataObject>();
 	const firstItemOfKey = new Map<string, number>();
+	const repeats: Array<{ itemIndex: number; first: number; key: string }> = []; // later items with an earlier item's key
 	const toClaim: Candidate[] = [];
 	for (const candidate of candidates) {
 		const first = firstItemOfKey.get(candidate.key);
 		if (first !== undefined && !candidate.resend) {
-			skipped.set(candidate.itemIndex, {
-				skipped: true,
-				reason: `Same campaign as item ${first} of this run, which was sent instead; not sent twice`,
-				idempotencyKey: candidate.key,
-				earlierOutcome: 'sameRun',
-			});
+			repeats.push({ itemIndex: candidate.itemIndex, first, key: candidate.key });
 			continue;
 		}
 		if (first === undefined) firstItemOfKey.set(candidate.key, candidate.itemIndex);
@@ -157,6 +153,23 @@ export async function claimCampaigns(ctx: IExecuteFunctions, candidates: Candida
 			earlierOutcome: wasCreated ? 'created' : 'unknown',
 			howToResend: HOW_TO_RESEND,
 		});
+	}
+
+	// A repeat shares its first item's fate: held back with it, or sent once as that item.
+	for (const { itemIndex, first, key } of repeats) {
+		const firstSkipped = skipped.get(first);
+		skipped.set(
+			itemIndex,
+			firstSkipped
+				? { ...firstSkipped, sameAsItem: first }
+				: {
+						skipped: true,
+						reason: `Same campaign as item ${first} of this run; sent once, as item ${first}`,
+						idempotencyKey: key,
+						earlierOutcome: 'sameRun',
+						sameAsItem: first,
+					},
+		);
 	}
 
 	const keyOf = new Map(toClaim.map((c) => [c.itemIndex, c.key]));

@@ -158,6 +158,17 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(namesIn(await campaigns(context))).toEqual(['a', 'b']);
 	});
 
+	it('a repeat of an item held back from an earlier run is held back with it, with the same reason', async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, times: 1 });
+		await runNode(context, byName, [{ name: 'a' }], { workflowId, node: { onError: 'continueRegularOutput' } });
+		const rerun = await runNode(context, byName, [{ name: 'a' }, { name: 'a' }], { workflowId });
+		expect(rerun.items.map((item) => [item.json.earlierOutcome, item.json.sameAsItem])).toEqual([
+			['unknown', undefined],
+			['unknown', 0],
+		]);
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
 	it('the key is the body as sent: a date written differently but meaning the same instant is the same campaign', async () => {
 		const dates = createParameters({}, [channel({ startDate: '={{ $json.start }}' })]);
 		await runNode(context, dates, [{ start: '2026-12-01T09:00:00+07:00' }], { workflowId, timezone: 'Asia/Jakarta' });
