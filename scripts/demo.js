@@ -96,7 +96,12 @@ async function main() {
 		const [place] = res.output('Where is the store?');
 		const [campaign] = res.output('Launch city campaign');
 		console.log(`[demo]   geocoded: ${place.city}, ${place.province} (${place.formattedAddress})`);
-		console.log(`[demo]   campaign: ${campaign.campaignId}, status ${campaign.status}, channels ${campaign.channels.join(', ')}`);
+		if (campaign.skipped) {
+			// An earlier demo in this user folder sent today's campaign already: n8n remembers it.
+			console.log(`[demo]   campaign: not sent again (duplicate protection): ${campaign.reason}`);
+		} else {
+			console.log(`[demo]   campaign: ${campaign.campaignId}, status ${campaign.status}, channels ${campaign.channels.join(', ')}`);
+		}
 	} else {
 		// Keep going: the editor is still the way to look into it.
 		console.log(`[demo]   FAILED: ${(res.error && res.error.message) || (res.stderr || res.stdout).trim().split('\n').slice(-3).join(' / ')}`);
