@@ -198,6 +198,17 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 		expect(telcos).toHaveLength(3);
 		await e2e.screenshot(page, 'examples-telco-options');
 		await e2e.closeOptions(page);
+
+		// Duplicate Protection: the three ways, Campaign Content by default.
+		const protection = properties.find((p) => p.name === 'duplicateProtection');
+		await e2e.parameterInput(page, 'duplicateProtection').scrollIntoViewIfNeeded();
+		await expect(e2e.parameterInput(page, 'duplicateProtection').locator('input').inputValue()).resolves.toBe('Campaign Content');
+		const ways = await e2e.openOptions(page, 'duplicateProtection');
+		expect(ways).toEqual(optionNames(protection));
+		expect(ways).toEqual(['Campaign Content', 'Custom Key', 'Off']);
+		await page.waitForTimeout(300); // the menu fades in
+		await e2e.screenshot(page, 'examples-duplicate-protection-options');
+		await e2e.closeOptions(page);
 		await e2e.closeNodePanel(page);
 
 		// Run it from the editor: green nodes, the success toast, success over REST. Test (a) already
