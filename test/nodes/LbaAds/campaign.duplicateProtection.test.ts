@@ -130,6 +130,17 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(rerun.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 	});
 
+	it('an OAuth2 token request that failed (the campaign request never left) releases the key', async () => {
+		const oauth = (clientSecret: string) => ({ lbaAdsOAuth2Api: { baseUrl: context.sandbox.url, clientId: context.sandbox.clientId, clientSecret } });
+		const node = { credentials: { lbaAdsOAuth2Api: { id: 'cred-2', name: 'LBA OAuth2' } } } as never;
+		const parameters = { ...byName, authentication: 'oAuth2' };
+		const refused = await runNode(context, parameters, six.slice(0, 1), { workflowId, node, credentials: oauth('not-the-secret') });
+		expect(errorOf(refused)?.message).toMatch(/^The LBA service refused the OAuth2 client credentials/);
+		expect(store.entries(workflowId, 'lba')).toEqual([]);
+		const rerun = await runNode(context, parameters, six.slice(0, 1), { workflowId, node, credentials: oauth(context.sandbox.clientSecret) });
+		expect(rerun.items[0].json.status).toBe('Published');
+	});
+
 	it('a timeout keeps the key: the campaign the slow service still created is not sent again', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 800, times: 1 });
 		const failed = await runNode(context, { ...byName, options: { timeoutMs: 200 } }, six.slice(0, 1), { workflowId, node: { onError: 'continueRegularOutput' } });
