@@ -131,7 +131,10 @@ async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wanted
 			const health = await fetch(`${baseUrl}/healthz`);
 			if (health.ok) {
 				const settings = await fetch(`${baseUrl}/rest/settings`);
-				if (settings.ok) break;
+				// /healthz and /rest/settings answer ~2 s before the rest: until then other routes
+				// (workflow runs, /types/nodes.json) answer 200 "n8n is starting up. Please wait".
+				const probe = settings.ok ? await (await fetch(`${baseUrl}/types/nodes.json`)).text() : 'n8n is starting up';
+				if (!probe.startsWith('n8n is starting up')) break;
 			}
 		} catch {
 			/* not listening yet */
@@ -265,7 +268,9 @@ class N8nRest {
 			if (!trigger) throw new Error(`workflow ${id} has no trigger node`);
 			triggerName = trigger.name;
 		}
-		return this.call('POST', `/rest/workflows/${id}/run`, { triggerToStartFrom: { name: triggerName } });
+		const started = await this.call('POST', `/rest/workflows/${id}/run`, { triggerToStartFrom: { name: triggerName } });
+		if (!started || !started.executionId) throw new Error(`POST /rest/workflows/${id}/run answered without an executionId: ${JSON.stringify(started).slice(0, 300)}`);
+		return started;
 	}
 
 	/**
