@@ -14,6 +14,9 @@ const operations: Record<string, Record<string, Operation<unknown>>> = {
 	product: { getMany: getMany as Operation<unknown> },
 };
 
+/** The resource n8n adds to every node whose credential authenticates; it has no operation parameter. */
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
 /** Operations that work on n8n's own data only: no credential, no request. */
 const localOperations: Record<string, Record<string, (ctx: IExecuteFunctions) => Promise<INodeExecutionData[]>>> = {
 	campaign: { forgetSent },
@@ -22,6 +25,16 @@ const localOperations: Record<string, Record<string, (ctx: IExecuteFunctions) =>
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Resource, operation, credential and batching are node-wide settings, read once (not per item).
 	const resource = this.getNodeParameter('resource', 0) as string;
+	if (resource === CUSTOM_API_CALL) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Custom API Call is not available in the LBA Ads node: use the HTTP Request node with the LBA Ads credential',
+			{
+				description:
+					'Nothing was sent. In an HTTP Request node, set Authentication to "Predefined Credential Type", pick "LBA Ads API" (or "LBA Ads OAuth2 API") and your credential, and give the full URL (your Base URL plus the path).',
+			},
+		);
+	}
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const local = localOperations[resource]?.[operationName];
 	if (local) return [await local(this)];
