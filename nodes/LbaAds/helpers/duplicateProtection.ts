@@ -12,10 +12,10 @@ import type { SendGuard } from './runItems';
  * leaves, and released only when the answer proves nothing was created.
  *
  * The store keeps md5 hashes in one row per workflow and node, rewritten read-modify-write
- * without a lock, so concurrent calls can lose each other's entries. Hence: every call of a
- * run is batched (one for claiming, one or two for settling), and calls for one node are
- * serialised within this n8n process. The settling call also re-records every kept key, so
- * a key another process overwrote in between is restored.
+ * without a lock, so concurrent calls can lose each other's entries. Hence: calls are batched
+ * per wave of items (one to claim just before the wave is sent, one or two to settle after),
+ * and calls for one node are serialised within this n8n process. The settling call also
+ * re-records every kept key, so a key another process overwrote in between is restored.
  */
 
 /** Scope 'node': the history is this node's own row (see the README for why not 'workflow'). */
@@ -95,93 +95,102 @@ const unique = (values: string[]) => [...new Set(values)];
 const asStrings = (values: DeduplicationItemTypes[]) => new Set(values.map(String));
 
 /**
- * Records the keys of the campaigns about to be sent, in one store call, and tells which
- * items must not be sent: a key an earlier run recorded, or the same key as an earlier item
- * of this run.
+ * Duplicate protection for one run. Each wave's keys are recorded in one store call just
+ * before its items are sent; `claim` says which items must not be sent: a key an earlier run
+ * recorded, or the key of an earlier item of this run (which shares that item's fate).
  */
-export async function claimCampaigns(ctx: IExecuteFunctions, candidates: Candidate[]): Promise<SendGuard> {
+export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): SendGuard {
 	if (!ctx.getWorkflow().id) {
 		throw new NodeOperationError(ctx.getNode(), 'Save the workflow before creating campaigns', {
 			description: 'Duplicate protection keeps its history per saved workflow. Nothing was sent.',
 		});
 	}
-	const skipped = new Map<number, IDataObject>();
+	const byItem = new Map(candidates.map((candidate) => [candidate.itemIndex, candidate]));
 	const firstItemOfKey = new Map<string, number>();
-	const repeats: Array<{ itemIndex: number; first: number; key: string }> = []; // later items with an earlier item's key
-	const toClaim: Candidate[] = [];
-	for (const candidate of candidates) {
-		const first = firstItemOfKey.get(candidate.key);
-		if (first !== undefined && !candidate.resend) {
-			repeats.push({ itemIndex: candidate.itemIndex, first, key: candidate.key });
-			continue;
-		}
-		if (first === undefined) firstItemOfKey.set(candidate.key, candidate.itemIndex);
-		toClaim.push(candidate);
-	}
+	/** Items held back, for repeats that follow them. */
+	const skipped = new Map<number, IDataObject>();
+	const claimedKeys = new Map<number, string>();
 
-	const created = new Set<string>();
-	const recordedBefore = await storeCall(ctx, NOTHING_SENT, async () => {
-		if (toClaim.length === 0) return new Set<string>();
-		const helpers = ctx.helpers;
-		const { processed } = await recordFirstTime(ctx, () =>
-			helpers.checkProcessedAndRecord(unique(toClaim.map((c) => c.key)), SCOPE, STORE_OPTIONS),
-		);
-		const earlier = asStrings(processed);
-		const askMarks = unique(toClaim.filter((c) => !c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
-		const staleMarks = unique(toClaim.filter((c) => c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
-		// The store can only answer "seen?" by recording: marks it did not have are taken out again.
-		let wronglyRecorded: string[] = [];
-		if (askMarks.length) {
-			const marks = await helpers.checkProcessedAndRecord(askMarks, SCOPE, STORE_OPTIONS);
-			for (const mark of marks.processed) created.add(String(mark));
-			wronglyRecorded = marks.new.map(String);
-		}
-		const removals = unique([...wronglyRecorded, ...staleMarks]);
-		if (removals.length) await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
-		return earlier;
-	});
-
-	for (const candidate of toClaim) {
-		if (candidate.resend || !recordedBefore.has(candidate.key)) continue;
-		const wasCreated = created.has(createdMark(candidate.key));
-		skipped.set(candidate.itemIndex, {
-			skipped: true,
-			reason: wasCreated
-				? 'Created in an earlier run; not sent again'
-				: 'May have been created in an earlier run (its answer was lost, or that run is still going); not sent again',
-			idempotencyKey: candidate.key,
-			earlierOutcome: wasCreated ? 'created' : 'unknown',
-			howToResend: HOW_TO_RESEND,
-		});
-	}
-
-	// A repeat shares its first item's fate: held back with it, or sent once as that item.
-	for (const { itemIndex, first, key } of repeats) {
-		const firstSkipped = skipped.get(first);
-		skipped.set(
-			itemIndex,
-			firstSkipped
-				? { ...firstSkipped, sameAsItem: first }
-				: {
-						skipped: true,
-						reason: `Same campaign as item ${first} of this run; sent once, as item ${first}`,
-						idempotencyKey: key,
-						earlierOutcome: 'sameRun',
-						sameAsItem: first,
-					},
-		);
-	}
-
-	const keyOf = new Map(toClaim.map((c) => [c.itemIndex, c.key]));
 	return {
-		skipped,
+		async claim(itemIndexes) {
+			const toClaim: Candidate[] = [];
+			const repeats: Array<{ itemIndex: number; first: number; key: string }> = [];
+			for (const itemIndex of itemIndexes) {
+				const candidate = byItem.get(itemIndex);
+				if (!candidate) continue;
+				const first = firstItemOfKey.get(candidate.key);
+				if (first !== undefined && !candidate.resend) {
+					repeats.push({ itemIndex, first, key: candidate.key });
+					continue;
+				}
+				if (first === undefined) firstItemOfKey.set(candidate.key, itemIndex);
+				toClaim.push(candidate);
+			}
+
+			const created = new Set<string>();
+			const recordedBefore = await storeCall(ctx, NOTHING_SENT, async () => {
+				if (toClaim.length === 0) return new Set<string>();
+				const helpers = ctx.helpers;
+				const { processed } = await recordFirstTime(ctx, () =>
+					helpers.checkProcessedAndRecord(unique(toClaim.map((c) => c.key)), SCOPE, STORE_OPTIONS),
+				);
+				const earlier = asStrings(processed);
+				const askMarks = unique(toClaim.filter((c) => !c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
+				const staleMarks = unique(toClaim.filter((c) => c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
+				// The store can only answer "seen?" by recording: marks it did not have are taken out again.
+				let wronglyRecorded: string[] = [];
+				if (askMarks.length) {
+					const marks = await helpers.checkProcessedAndRecord(askMarks, SCOPE, STORE_OPTIONS);
+					for (const mark of marks.processed) created.add(String(mark));
+					wronglyRecorded = marks.new.map(String);
+				}
+				const removals = unique([...wronglyRecorded, ...staleMarks]);
+				if (removals.length) await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
+				return earlier;
+			});
+
+			const heldBack = new Map<number, IDataObject>();
+			for (const candidate of toClaim) {
+				if (candidate.resend || !recordedBefore.has(candidate.key)) {
+					claimedKeys.set(candidate.itemIndex, candidate.key);
+					continue;
+				}
+				const wasCreated = created.has(createdMark(candidate.key));
+				heldBack.set(candidate.itemIndex, {
+					skipped: true,
+					reason: wasCreated
+						? 'Created in an earlier run; not sent again'
+						: 'May have been created in an earlier run (its answer was lost, or that run is still going); not sent again',
+					idempotencyKey: candidate.key,
+					earlierOutcome: wasCreated ? 'created' : 'unknown',
+					howToResend: HOW_TO_RESEND,
+				});
+			}
+			for (const [itemIndex, json] of heldBack) skipped.set(itemIndex, json);
+			// A repeat shares its first item's fate: held back with it, or sent once as that item.
+			for (const { itemIndex, first, key } of repeats) {
+				const firstSkipped = skipped.get(first);
+				const json = firstSkipped
+					? { ...firstSkipped, sameAsItem: first }
+					: {
+							skipped: true,
+							reason: `Same campaign as item ${first} of this run; sent once, as item ${first}`,
+							idempotencyKey: key,
+							earlierOutcome: 'sameRun',
+							sameAsItem: first,
+						};
+				heldBack.set(itemIndex, json);
+			}
+			return heldBack;
+		},
+
 		async settle(results) {
 			const keep = new Set<string>();
 			const marks = new Set<string>();
 			const release = new Set<string>();
 			for (const result of results) {
-				const key = keyOf.get(result.itemIndex);
-				if (key === undefined || skipped.has(result.itemIndex)) continue;
+				const key = claimedKeys.get(result.itemIndex);
+				if (key === undefined) continue;
 				if (result.status === 'done') {
 					keep.add(key);
 					marks.add(createdMark(key));

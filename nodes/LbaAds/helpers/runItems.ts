@@ -17,20 +17,25 @@ export interface Operation<Request> {
 	checkAllBeforeSending: boolean;
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Request;
 	/**
-	 * Called once every item is prepared and before the first request (writes only): says which
-	 * items must not be sent, and is told at the end how each item that could go ended.
+	 * Writes only: asked once every item is prepared, before the first request. Its waves of
+	 * claims say which items must not be sent, and it is told how each sent item ended.
 	 */
-	guard?(ctx: IExecuteFunctions, prepared: Array<{ itemIndex: number; request: Request }>): Promise<SendGuard | undefined>;
+	guard?(ctx: IExecuteFunctions, prepared: Array<{ itemIndex: number; request: Request }>): SendGuard | undefined;
 	send(ctx: IExecuteFunctions, request: Request, transport: Transport, itemIndex: number): Promise<IDataObject[]>;
 }
 
 export type SentResult = { itemIndex: number } & ({ status: 'done' } | { status: 'failed'; error: unknown } | { status: 'notSent' });
 
 export interface SendGuard {
-	/** Items answered without a request, with the success item that says why. */
-	skipped: Map<number, IDataObject>;
+	/** Claims a wave of items just before they are sent; returns those that must not be sent, with the success item that says why. */
+	claim(itemIndexes: number[]): Promise<Map<number, IDataObject>>;
+	/** Told how each sent item of the wave ended. */
 	settle(results: SentResult[]): Promise<void>;
 }
+
+/** A guarded run claims items in waves of this many per concurrent request (at least MIN_WAVE). */
+const WAVE_PER_CONCURRENCY = 4;
+const MIN_WAVE = 4;
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
@@ -65,52 +70,58 @@ export async function runItems<Request>(
 		}
 	}
 
-	const guard = operation.guard ? await operation.guard(ctx, preparedItems(prepared, outcomes, itemCount)) : undefined;
-	for (const [itemIndex, json] of guard?.skipped ?? []) outcomes[itemIndex] = { json: [json] };
-	const sentOutcome = new Array<Outcome | undefined>(itemCount);
+	const guard = operation.guard ? operation.guard(ctx, preparedItems(prepared, outcomes, itemCount)) : undefined;
 
-	let next = 0;
 	let stopped = false;
-	const worker = async () => {
-		while (!stopped && next < itemCount) {
-			const itemIndex = next++;
-			if (!operation.checkAllBeforeSending && !prepare(itemIndex)) {
-				if (!continueOnFail) stopped = true;
-				continue;
+	/** Sends the items of `queue` with `concurrency` requests at a time; output order is kept by index. */
+	const sendAll = async (queue: number[]) => {
+		let next = 0;
+		const worker = async () => {
+			while (!stopped && next < queue.length) {
+				const itemIndex = queue[next++];
+				if (!operation.checkAllBeforeSending && !prepare(itemIndex)) {
+					if (!continueOnFail) stopped = true;
+					continue;
+				}
+				if (outcomes[itemIndex]) continue; // checked earlier and failed (continueOnFail)
+				try {
+					const json = await operation.send(ctx, prepared[itemIndex] as Request, transport, itemIndex);
+					outcomes[itemIndex] = { json };
+				} catch (error) {
+					outcomes[itemIndex] = { error: asNodeError(ctx, error, itemIndex) };
+					if (!continueOnFail) stopped = true; // in-flight requests finish; no new ones start
+				}
+				prepared[itemIndex] = undefined;
 			}
-			if (outcomes[itemIndex]) continue; // checked earlier and failed (continueOnFail)
-			try {
-				const json = await operation.send(ctx, prepared[itemIndex] as Request, transport, itemIndex);
-				outcomes[itemIndex] = { json };
-			} catch (error) {
-				outcomes[itemIndex] = { error: asNodeError(ctx, error, itemIndex) };
-				if (!continueOnFail) stopped = true; // in-flight requests finish; no new ones start
-			}
-			sentOutcome[itemIndex] = outcomes[itemIndex];
-			prepared[itemIndex] = undefined;
-		}
+		};
+		await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker));
 	};
-	const workers = Math.max(1, Math.min(concurrency, itemCount));
-	await Promise.all(Array.from({ length: workers }, worker));
 
-	if (guard) {
-		const results: SentResult[] = [];
-		for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-			if (guard.skipped.has(itemIndex) || (outcomes[itemIndex] && !sentOutcome[itemIndex])) continue; // skipped, or failed its check
-			const sent = sentOutcome[itemIndex];
-			results.push(
-				sent === undefined
-					? { itemIndex, status: 'notSent' }
-					: 'error' in sent
-						? { itemIndex, status: 'failed', error: sent.error }
-						: { itemIndex, status: 'done' },
-			);
-		}
-		try {
-			await guard.settle(results);
-		} catch {
-			// The keys stay recorded as claimed, so nothing can be sent twice; a re-run only words
-			// these items as "may have been created". The campaigns' answers matter more here.
+	if (!guard) {
+		await sendAll(Array.from({ length: itemCount }, (_, itemIndex) => itemIndex));
+	} else {
+		// Waves: each wave's items are claimed in one store call just before they are sent, and
+		// settled in one after. If n8n dies mid-run, only the wave in flight is left "may have
+		// been created"; the items after it were never claimed, so a Retry sends them.
+		const ready = preparedItems(prepared, outcomes, itemCount).map(({ itemIndex }) => itemIndex);
+		const waveSize = Math.max(concurrency * WAVE_PER_CONCURRENCY, MIN_WAVE);
+		for (let start = 0; start < ready.length && !stopped; start += waveSize) {
+			const wave = ready.slice(start, start + waveSize);
+			const skipped = await guard.claim(wave);
+			for (const [itemIndex, json] of skipped) outcomes[itemIndex] = { json: [json] };
+			const toSend = wave.filter((itemIndex) => !skipped.has(itemIndex));
+			await sendAll(toSend);
+			const results: SentResult[] = toSend.map((itemIndex) => {
+				const outcome = outcomes[itemIndex];
+				if (outcome === undefined) return { itemIndex, status: 'notSent' };
+				return 'error' in outcome ? { itemIndex, status: 'failed', error: outcome.error } : { itemIndex, status: 'done' };
+			});
+			try {
+				await guard.settle(results);
+			} catch {
+				// The keys stay recorded as claimed, so nothing can be sent twice; a re-run only words
+				// these items as "may have been created". The campaigns' answers matter more here.
+			}
 		}
 	}
 

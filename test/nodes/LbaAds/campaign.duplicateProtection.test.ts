@@ -210,15 +210,33 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(store.calls.checkProcessedAndRecord + store.calls.removeProcessed).toBe(0);
 	});
 
-	it('store calls are batched: a 40-item run makes one call before sending and one after', async () => {
+	it('store calls are batched per wave of 4 x concurrency items: one to claim, one to settle', async () => {
 		const many = Array.from({ length: 40 }, (_, index) => ({ name: `batch-${index}` }));
-		await runNode(context, byName, many, { workflowId });
+		await runNode(context, { ...byName, options: { concurrency: 10 } }, many, { workflowId });
 		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 2, removeProcessed: 0 });
 		store.reset();
-		await runNode(context, byName, many, { workflowId: `${workflowId}-b` });
-		await runNode(context, byName, many, { workflowId: `${workflowId}-b` });
-		// First run 2 calls; the re-run claims, then asks for the "created" marks, and has nothing to settle.
+		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
 		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 4, removeProcessed: 0 });
+		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
+		// The re-run's two waves each claim, then ask for the "created" marks, and have nothing to settle.
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 8, removeProcessed: 0 });
+	});
+
+	it('only the wave in flight is claimed: if n8n died now, a Retry would send every later item', async () => {
+		// Concurrency 1: waves of 4. Item 5 (the 2nd of wave 2) answers slowly; look at the store meanwhile.
+		const twelve = Array.from({ length: 12 }, (_, index) => ({ name: `wave-${index}` }));
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 800, skip: 5, times: 1 });
+		const running = runNode(context, oneAtATime(byName), twelve, { workflowId });
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		const midRun = new Set(store.entries(workflowId, 'lba'));
+		const result = await running;
+		expect(result.items.every((item) => item.json.status === 'Published')).toBe(true);
+
+		const keys = result.items.map((item) => String(item.json.idempotencyKey));
+		const inStore = (value: string) => midRun.has(InMemoryDeduplicator.hash(value));
+		expect(keys.map((key) => inStore(key))).toEqual([...Array(8).fill(true), ...Array(4).fill(false)]);
+		expect(keys.map((key) => inStore(`created:${key}`))).toEqual([...Array(4).fill(true), ...Array(8).fill(false)]);
+		expect(store.entries(workflowId, 'lba')).toHaveLength(24);
 	});
 });
 

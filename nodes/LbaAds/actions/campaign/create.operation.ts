@@ -4,7 +4,7 @@ import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CATEGORIES, checkCampaign, TELCOS, type CampaignBody } from '../../helpers/campaignSchema';
 import { isValidZone } from '../../helpers/dates';
 import {
-	claimCampaigns,
+	campaignGuard,
 	contentKey,
 	customKey,
 	HOW_TO_RESEND,
@@ -237,12 +237,12 @@ export const create: Operation<CreateRequest> = {
 		return { body: check.body, key: idempotencyKey(ctx, itemIndex, check.body), resend: resendOption(ctx, itemIndex) };
 	},
 
-	async guard(ctx, prepared) {
+	guard(ctx, prepared) {
 		const candidates: Candidate[] = [];
 		for (const { itemIndex, request } of prepared) {
 			if (request.key !== undefined) candidates.push({ itemIndex, key: request.key, resend: request.resend });
 		}
-		return candidates.length ? await claimCampaigns(ctx, candidates) : undefined;
+		return candidates.length ? campaignGuard(ctx, candidates) : undefined;
 	},
 
 	async send(_ctx, request, transport, itemIndex) {
