@@ -94,6 +94,7 @@ const WORKFLOWS = {
 		{ name: '={{ $json.name + " (execution " + $execution.id + ")" }}', duplicateProtection: 'customKey', idempotencyKey: '={{ $json.orderId }}' },
 	),
 	off: workflow('dpOff', named('off'), { duplicateProtection: 'off' }),
+	crash: workflow('dpCrash', named('crash', 16)),
 };
 
 const figures: Array<{ scenario: string; executions: number; items: number; created: number; duplicates: number; unaccounted: number; expected: string }> = [];
@@ -268,6 +269,52 @@ describeE2E('duplicate protection in real n8n 2.40.7', () => {
 		const campaigns = await journal('order');
 		expect(campaigns).toHaveLength(6);
 		figures.push({ scenario: 'Custom Key, run twice (content changes)', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+	});
+
+	test('n8n killed (SIGKILL) mid-run, restarted, run again (Retry is refused): the wave in flight is "may have been created", all else once', async () => {
+		// One request at a time, each answered after 400 ms: waves of 4; kill while wave 2 is in flight.
+		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 400, times: 16 });
+		const { executionId } = await rest.runWorkflow('dpCrash', TRIGGER);
+		for (const deadline = Date.now() + 30_000; (await journal('crash')).length < 5 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+		process.kill(-n8n!.pid, 'SIGKILL');
+		await n8n!.stop(1000);
+		await new Promise((resolve) => setTimeout(resolve, 1000)); // a request in flight still completes at the sandbox
+		await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+		const beforeRestart = await journal('crash');
+		expect(beforeRestart.length).toBeGreaterThanOrEqual(5);
+		expect(beforeRestart.length).toBeLessThan(16);
+
+		n8n = await e2e.startN8n(userFolder);
+		rest = await e2e.setupOwnerAndLogin(n8n);
+		const crashed = await rest.getExecution(executionId);
+		// n8n refuses to Retry it ("aborted before starting": without saved progress it has no
+		// execution data), so the user runs the workflow again, which sends the same items.
+		const refused = await rest.request('POST', `/rest/executions/${executionId}/retry`, { loadWorkflow: false });
+		expect(refused.status).toBe(500);
+		const again = await run('dpCrash');
+		expect(again.status).toBe('success');
+		const items = again.output(LBA);
+		const campaigns = await journal('crash');
+		const counts = countByName(campaigns);
+		expect(duplicates(campaigns)).toBe(0);
+		const waveOf = (index: number) => Math.floor(index / 4);
+		const crashWave = waveOf(beforeRestart.length - 1);
+		items.forEach((item, index) => {
+			if (waveOf(index) < crashWave) expect(item).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+			else if (waveOf(index) === crashWave) expect(item).toMatchObject({ skipped: true, earlierOutcome: 'unknown' });
+			else expect(item.status).toBe('Published');
+		});
+		const unaccounted = items.filter((item, index) => item.earlierOutcome !== 'unknown' && !counts.has(`crash-${index + 1}`)).length;
+		expect(unaccounted).toBe(0);
+		figures.push({
+			scenario: `n8n SIGKILLed after ${beforeRestart.length} of 16 (execution ${crashed.status}), restarted, run again`,
+			executions: 2,
+			items: 32,
+			created: campaigns.length,
+			duplicates: duplicates(campaigns),
+			unaccounted,
+			expected: `0 duplicates; items ${crashWave * 4 + 1}-${crashWave * 4 + 4} (the wave in flight) "may have been created", all others created once`,
+		});
 	});
 
 	test('protection Off: a second run sends every campaign again', async () => {
