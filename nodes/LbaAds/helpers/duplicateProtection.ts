@@ -72,7 +72,6 @@ export interface Candidate {
 	resend: boolean;
 }
 
-
 /** Calls of one node's history, one at a time within this process. */
 const queues = new Map<string, Promise<void>>();
 

@@ -70,7 +70,8 @@ export async function runItems<Request>(
 		}
 	}
 
-	const guard = operation.guard ? operation.guard(ctx, preparedItems(prepared, outcomes, itemCount)) : undefined;
+	const ready = operation.guard ? preparedItems(prepared, outcomes, itemCount) : [];
+	const guard = operation.guard?.(ctx, ready);
 
 	let stopped = false;
 	/** Sends the items of `queue` with `concurrency` requests at a time; output order is kept by index. */
@@ -103,10 +104,9 @@ export async function runItems<Request>(
 		// Waves: each wave's items are claimed in one store call just before they are sent, and
 		// settled in one after. If n8n dies mid-run, only the wave in flight is left "may have
 		// been created"; the items after it were never claimed, so a Retry sends them.
-		const ready = preparedItems(prepared, outcomes, itemCount).map(({ itemIndex }) => itemIndex);
 		const waveSize = Math.max(concurrency * WAVE_PER_CONCURRENCY, MIN_WAVE);
 		for (let start = 0; start < ready.length && !stopped; start += waveSize) {
-			const wave = ready.slice(start, start + waveSize);
+			const wave = ready.slice(start, start + waveSize).map(({ itemIndex }) => itemIndex);
 			const skipped = await guard.claim(wave);
 			for (const [itemIndex, json] of skipped) outcomes[itemIndex] = { json: [json] };
 			const toSend = wave.filter((itemIndex) => !skipped.has(itemIndex));
