@@ -185,7 +185,7 @@ describeE2E('duplicate protection in real n8n 2.40.7', () => {
 		await fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
 		const failed = await run('dpRetry');
 		expect(failed.status).toBe('error');
-		expect(failed.error?.message).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 503)');
+		expect(failed.error?.message).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 503); the campaign was not created');
 		expect((await journal('retry')).map((c) => c.request.name)).toEqual(['retry-1', 'retry-2', 'retry-3']);
 
 		const retried = await retry(failed.executionId);

@@ -95,6 +95,21 @@ export interface LoadedNodes {
 }
 
 /**
+ * The "<name>Tool" type n8n makes of a node with `usableAsTool` (n8n's NodeTypes builds it the
+ * same way: the node's own properties under a description named "…Tool", so `@tool` display
+ * options apply). One difference: real n8n gives it no main input and an agent feeds the tool
+ * call's arguments as its input item; the harness keeps the main input, so a test feeds those
+ * arguments from the previous node, where `$fromAI('key')` reads them.
+ */
+function toolVariant(type: INodeType | IVersionedNodeType): INodeType | undefined {
+	if (!('usableAsTool' in type.description) || !type.description.usableAsTool) return undefined;
+	const node = type as INodeType;
+	const description = { ...node.description, name: `${node.description.name}Tool`, displayName: `${node.description.displayName} Tool` };
+	delete description.usableAsTool;
+	return Object.create(node, { description: { value: description } }) as INodeType;
+}
+
+/**
  * Loads one or more community packages (folders with a package.json `n8n` section;
  * build them first, the section points at compiled files) plus the harness built-ins
  * `n8n-nodes-base.manualTrigger`, `n8n-nodes-base.noOp` and the `oAuth2Api` credential.
@@ -115,12 +130,18 @@ export async function loadNodes(packageDirs: string[]): Promise<LoadedNodes> {
 		if (Object.keys(loader.nodeTypes).length + Object.keys(loader.credentialTypes).length === 0) {
 			throw new UnexpectedError(`Package "${pkg}" in ${dir} has no nodes or credentials in its n8n section`);
 		}
+		const toolNames = new Map<string, string>();
 		for (const [name, { type }] of Object.entries(loader.nodeTypes)) {
 			nodeTypes.add(`${pkg}.${name}`, type);
+			const tool = toolVariant(type);
+			if (tool) {
+				nodeTypes.add(`${pkg}.${name}Tool`, tool);
+				toolNames.set(name, `${name}Tool`);
+			}
 		}
 		for (const [name, { type }] of Object.entries(loader.credentialTypes)) {
-			const supported = (loader.known.credentials[name]?.supportedNodes ?? []).map(
-				(node) => `${pkg}.${node}`,
+			const supported = (loader.known.credentials[name]?.supportedNodes ?? []).flatMap((node) =>
+				[node, toolNames.get(node)].filter(Boolean).map((each) => `${pkg}.${each}`),
 			);
 			credentialTypes.add(type, supported);
 		}

@@ -46,7 +46,8 @@ describe('campaign validation (before anything is sent)', () => {
 	it.each([
 		['missing name', { ...campaign, name: undefined }, 'name', /required/],
 		['blank description', { ...campaign, description: '   ' }, 'description', /empty/],
-		['unknown category', { ...campaign, categoryId: 2 }, 'categoryId', /category ids/],
+		['unknown category', { ...campaign, categoryId: 2 }, 'categoryId', /^must be one of 3-26: 3 Arts & Entertainment, 4 Automotive, .*, 26 Uncategorized$/],
+		['unknown category label', { ...campaign, categoryId: 'Pizza' }, 'categoryId', /^must be a category id or label: 3 Arts & Entertainment, .*, 26 Uncategorized$/],
 		['no channels', { ...campaign, channels: [] }, 'channels', /at least one/],
 		['channels not a list', { ...campaign, channels: { ...channel } }, 'channels', /list/],
 		['unknown top-level field', { ...campaign, budget: 5 }, 'campaign', /unknown field "budget"/],
@@ -62,7 +63,7 @@ describe('campaign validation (before anything is sent)', () => {
 		['smsQty', { smsQty: -3 }, /at least 1/],
 		['smsQty', { smsQty: undefined }, /required/],
 		['message', { message: 42 }, /text/],
-		['telcoId', { telcoId: 'indosat' }, /isat, tsel, xl/],
+		['telcoId', { telcoId: 'smartfren' }, /^must be isat \(Indosat Ooredoo Hutchison\), tsel \(Telkomsel\) or xl \(XL Axiata\), got "smartfren"$/],
 		['startDate', { startDate: 'soon' }, /not a date/],
 		['endDate', { endDate: '' }, /required/],
 		['endDate', { endDate: '2026-12-01T09:00:00' }, /must be after startDate/],

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import { parseDate, toApiDate } from '../../nodes/LbaAds/helpers/dates';
+import { parseDate, readInZone, toApiDate } from '../../nodes/LbaAds/helpers/dates';
 
 function api(input: unknown, zone: string, role: 'start' | 'end' = 'start'): string {
 	const parsed = parseDate(input, zone, role);
@@ -81,5 +81,31 @@ describe('dates: every input shape a workflow can produce', () => {
 		expect(reason(Number.NaN)).toMatch(/finite/);
 		expect(reason({ year: 2026 })).toMatch(/must be a date/);
 		expect(reason(new Date('nope'))).toMatch(/not a valid date/);
+	});
+});
+
+describe('readInZone: which values only the timezone setting turns into an instant', () => {
+	test.each([
+		['2026-12-01', true],
+		['2026-12-01T09:00', true],
+		['2026-12-01T09:00:00', true],
+		['2026-12-01 09:00', true],
+		['2026-12-01T09:00:00+07:00', false],
+		['2026-12-01T09:00+0700', false],
+		['2026-12-01T09:00:00Z', false],
+		['2026-12-01T09:00:00.000Z', false],
+		['2026-12-01 09:00 +07:00', false],
+		['Tue, 01 Dec 2026 09:00:00 +0700', false],
+		['Tue, 01 Dec 2026 09:00:00 GMT', false],
+		['2026-12-01 09:00 Asia/Jakarta', false],
+		['1764554400000', false],
+	])('%s -> %s', (value, expected) => {
+		expect(readInZone(value)).toBe(expected);
+	});
+
+	test('numbers, JS Dates and luxon DateTimes name their instant', () => {
+		expect(readInZone(1764554400000)).toBe(false);
+		expect(readInZone(new Date())).toBe(false);
+		expect(readInZone(DateTime.now())).toBe(false);
 	});
 });

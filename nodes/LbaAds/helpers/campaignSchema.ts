@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 
 import { parseDate, toApiDate, type DateRole } from './dates';
-import { digitsToNumber } from './values';
+import { digitsToNumber, shownValue } from './values';
 
 /** Category ids of spec 2.2; labels with the spec's typos corrected. */
 export const CATEGORIES: ReadonlyArray<{ id: number; label: string }> = [
@@ -32,15 +32,44 @@ export const CATEGORIES: ReadonlyArray<{ id: number; label: string }> = [
 	{ id: 26, label: 'Uncategorized' },
 ];
 
-/** telcoId values of spec 2.3 with the operators they stand for. */
-export const TELCOS: ReadonlyArray<{ id: string; label: string }> = [
-	{ id: 'isat', label: 'Indosat Ooredoo Hutchison (isat)' },
-	{ id: 'tsel', label: 'Telkomsel (tsel)' },
-	{ id: 'xl', label: 'XL Axiata (xl)' },
+/** telcoId values of spec 2.3 with the operators they stand for, and the other names people use for them. */
+export const TELCOS: ReadonlyArray<{ id: string; label: string; names: string[] }> = [
+	{ id: 'isat', label: 'Indosat Ooredoo Hutchison (isat)', names: ['Indosat', 'Indosat Ooredoo', 'Indosat Ooredoo Hutchison', 'IOH', 'IM3'] },
+	{ id: 'tsel', label: 'Telkomsel (tsel)', names: ['Telkomsel'] },
+	{ id: 'xl', label: 'XL Axiata (xl)', names: ['XL Axiata', 'XL'] },
 ];
 
 const CATEGORY_IDS = new Set(CATEGORIES.map((category) => category.id));
 const TELCO_IDS = TELCOS.map((telco) => telco.id) as [string, ...string[]];
+
+/** "Food & Drinks", "food and drinks", " FOOD&DRINKS " -> "foodanddrinks": how labels are matched. */
+function labelKey(text: string): string {
+	return text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]/g, '');
+}
+
+const CATEGORY_BY_LABEL = new Map(CATEGORIES.map((category) => [labelKey(category.label), category.id]));
+const TELCO_BY_NAME = new Map(
+	TELCOS.flatMap((telco) => [telco.id, telco.label, ...telco.names].map((name) => [labelKey(name), telco.id] as const)),
+);
+
+/** The valid categories as a model or a person needs them in one line: "3 Arts & Entertainment, 4 Automotive, …". */
+export const CATEGORY_LIST = CATEGORIES.map((category) => `${category.id} ${category.label}`).join(', ');
+/** "isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata)". */
+export const TELCO_LIST = TELCOS.map((telco) => `${telco.id} (${telco.label.replace(/ \(\w+\)$/, '')})`)
+	.join(', ')
+	.replace(/, ([^,]*)$/, ' or $1');
+
+/** A category given as id, digit string or label (what an expression or an AI model may give). */
+function toCategoryId(value: unknown): unknown {
+	const number = digitsToNumber(value);
+	if (typeof number !== 'string') return number;
+	return CATEGORY_BY_LABEL.get(labelKey(number)) ?? number;
+}
+
+/** A telco given as id, panel label or operator name ("Telkomsel", "XL Axiata", "Indosat"). */
+function toTelcoId(value: unknown): unknown {
+	return typeof value === 'string' ? (TELCO_BY_NAME.get(labelKey(value)) ?? value) : value;
+}
 
 /**
  * Bounds the spec does not show (8.): the sandbox's documented choices, so the node never sends
@@ -89,9 +118,11 @@ function positiveInteger(max: number) {
 }
 
 const telcoId = z.preprocess(
-	(value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+	toTelcoId,
 	z.enum(TELCO_IDS, {
-		errorMap: () => ({ message: `must be one of ${TELCO_IDS.join(', ')}` }),
+		errorMap: (_issue, ctx) => ({
+			message: ctx.data === undefined ? 'is required' : `must be ${TELCO_LIST}, got ${shownValue(ctx.data)}`,
+		}),
 	}),
 );
 
@@ -148,11 +179,10 @@ function campaignSchema(zone: string) {
 			name: requiredText(LIMITS.name),
 			description: requiredText(LIMITS.description),
 			categoryId: z.preprocess(
-				digitsToNumber,
-				z.number({ required_error: 'is required', invalid_type_error: 'must be a category id' }).refine(
-					(id) => CATEGORY_IDS.has(id),
-					'must be one of the category ids 3 to 26 (spec 2.2)',
-				),
+				toCategoryId,
+				z
+					.number({ required_error: 'is required', invalid_type_error: `must be a category id or label: ${CATEGORY_LIST}` })
+					.refine((id) => CATEGORY_IDS.has(id), `must be one of 3-26: ${CATEGORY_LIST}`),
 			),
 			channels: z
 				.array(channelSchema(zone), {

@@ -60,6 +60,20 @@ export function parseDate(input: unknown, zone: string, role: DateRole = 'start'
 	};
 }
 
+/** A time followed by "Z", "+07:00", "+0700" or "+07", or a trailing zone name ("… 09:00 Asia/Jakarta", "… GMT"). */
+const EXPLICIT_ZONE = /(?:\d{2}(?::?\d{2}){1,2}(?:[.,]\d+)?\s*(?:[zZ]|[+-]\d{2}(?::?\d{2})?)|\s(?:[A-Za-z_]+\/[A-Za-z_]+|GMT|UTC|UT))$/;
+
+/**
+ * Whether a date value is a wall-clock time that only the timezone setting turns into an instant
+ * ("2026-12-01T09:00", "2026-12-01"): what an AI model or a spreadsheet often gives.
+ * Epoch numbers, JS Dates, luxon DateTimes and text with an offset name their instant themselves.
+ */
+export function readInZone(input: unknown): boolean {
+	if (typeof input !== 'string') return false;
+	const text = input.trim();
+	return text !== '' && !DIGITS_ONLY.test(text) && !EXPLICIT_ZONE.test(text);
+}
+
 /** ISO 8601 with a numeric offset (never "Z"), seconds precision. */
 export function toApiDate(value: DateTime): string {
 	return value.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { runsAsTool, selfContained } from './aiTool';
 import type { Transport } from '../transport';
 
 /**
@@ -153,8 +154,11 @@ function preparedItems<Request>(prepared: Array<Request | undefined>, outcomes: 
 }
 
 function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	return runsAsTool(ctx) ? selfContained(nodeError) : nodeError;
 }
 
 function errorJson(error: Error): IDataObject {

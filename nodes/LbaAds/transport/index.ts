@@ -212,7 +212,7 @@ function toNodeApiError(
 	const what = `${options.method} ${options.path}`;
 	const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
 	const explained = explain(failure, body, what, tries, options, timeoutMs);
-	const message = redact(explained.message);
+	const message = redact(`${explained.message}${campaignFate(failure, options)}`);
 	// Only the response body and our own words go in: the request (and its Authorization header) never does.
 	const error = new NodeApiError(ctx.getNode(), { ...body, message } as JsonObject, {
 		message,
@@ -222,6 +222,17 @@ function toNodeApiError(
 	});
 	failureOutcomes.set(error, outcomeOf(failure));
 	return error;
+}
+
+/**
+ * A write's error says in its message what became of the campaign: an AI agent reads only the
+ * message, and a campaign that may exist must not be sent again.
+ */
+function campaignFate(failure: Failure, options: ApiRequest): string {
+	if (options.method !== 'POST') return '';
+	return outcomeOf(failure) === 'refused'
+		? '; the campaign was not created'
+		: '; the campaign may have been created, so do not send it again';
 }
 
 function redactedBody(body: IDataObject, redact: (text: string) => string): IDataObject {

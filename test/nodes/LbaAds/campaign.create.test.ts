@@ -92,9 +92,9 @@ describe('Campaign > Create', () => {
 		);
 		const error = errorOf(result);
 		expect(error?.message).toBe(
-			'Invalid campaign: Channel 2 Send Until (channels[1].endDate): must be after startDate (2026-12-01T09:00:00+07:00), got 2026-11-30T09:00:00+07:00',
+			'Invalid campaign, nothing was sent: channels[1].endDate must be after startDate (2026-12-01T09:00:00+07:00), got 2026-11-30T09:00:00+07:00',
 		);
-		expect(error?.description).toMatch(/Nothing was sent/);
+		expect(error?.description).toBe('Fix this field: Channel 2 Send Until (channels[1].endDate).');
 		expect((result.error as unknown as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
@@ -117,8 +117,8 @@ describe('Campaign > Create', () => {
 		expect(errorOf(result)).toBeUndefined();
 		expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(result.items[0].json).toMatchObject({ status: 'Published' });
-		expect(result.items[1].json.error).toBe('Invalid campaign: name: must not be empty');
-		expect(result.items[2].json.error).toBe('Invalid campaign: Channel 1 SMS Quantity (channels[0].smsQty): must be at least 1');
+		expect(result.items[1].json.error).toBe('Invalid campaign, nothing was sent: name must not be empty');
+		expect(result.items[2].json.error).toBe('Invalid campaign, nothing was sent: channels[0].smsQty must be at least 1');
 		expect(result.items[3].json).toMatchObject({ status: 'Published' });
 
 		const sent = await campaigns(context);
@@ -142,7 +142,7 @@ describe('Campaign > Create', () => {
 		});
 		const result = await runNode(context, createParameters());
 		const error = errorOf(result);
-		expect(error?.message).toBe('The service rejected the campaign as incomplete or invalid (G-400003)');
+		expect(error?.message).toBe('The service rejected the campaign as incomplete or invalid (G-400003); the campaign was not created');
 		expect(error?.description).toContain('Campaign could not be created: incomplete or invalid data');
 		expect(error?.description).toContain('- channels[0].sender: sender is not registered');
 		expect(error?.httpCode).toBe('400');

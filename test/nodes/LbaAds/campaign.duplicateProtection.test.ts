@@ -55,7 +55,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 	it('Retry after a 503 at item 4: items 1-3 reported as created, 4-6 created once, 0 duplicates', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
 		const failed = await runNode(context, oneAtATime(byName), six, { workflowId });
-		expect(errorOf(failed)?.message).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 503)');
+		expect(errorOf(failed)?.message).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 503); the campaign was not created');
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
 
 		// n8n's Retry re-runs the node with all its input items.
@@ -77,7 +77,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 	it('an answer lost after the service created the campaign (502): the key is kept, a re-run does not resend, Resend does', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
 		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId, node: { onError: 'continueRegularOutput' } });
-		expect(failed.items[1].json.error).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 502)');
+		expect(failed.items[1].json.error).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 502); the campaign may have been created, so do not send it again');
 		expect(String(failed.items[1].json.description)).toMatch(/may already have created the campaign.*Duplicate protection kept this campaign's key \(content:[0-9a-f]{64}\), so a Retry or re-run will not send it again/s);
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
 

@@ -100,7 +100,7 @@ describe('LBA Ads OAuth2 API credential (client credentials)', () => {
 		await fault(context, { path: '/oauth/token', status: 500, times: 10 });
 		const result = await runNode(context, { ...createParameters(), authentication: 'oAuth2' }, [{}], { ...oauthNode, credentials: oauth() });
 		// Regression (secrets suite): this read "The LBA service failed to answer POST /lba/campaign (HTTP 500)".
-		expect(errorOf(result)?.message).toBe('Could not get an OAuth2 access token from the LBA service (HTTP 500)');
+		expect(errorOf(result)?.message).toBe('Could not get an OAuth2 access token from the LBA service (HTTP 500); the campaign was not created');
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
 });

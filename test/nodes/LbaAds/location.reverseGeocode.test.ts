@@ -73,13 +73,15 @@ describe('Location > Reverse Geocode', () => {
 	});
 
 	it.each([
-		[{ lat: 91, lng: 100 }, 'Latitude must be a number from -90 to 90'],
-		[{ lat: -6.2, lng: -180.5 }, 'Longitude must be a number from -180 to 180'],
-		[{ lat: 'north', lng: 100 }, 'Latitude must be a number from -90 to 90'],
-		[{ lng: 100 }, 'Latitude must be a number from -90 to 90'],
+		[{ lat: 91, lng: 100 }, 'Latitude must be a number from -90 to 90, got 91. Nothing was sent.'],
+		[{ lat: -6.2, lng: -180.5 }, 'Longitude must be a number from -180 to 180, got -180.5. Nothing was sent.'],
+		[{ lat: 'north', lng: 100 }, 'Latitude must be a number from -90 to 90, got "north". Nothing was sent.'],
+		[{ lng: 100 }, 'Latitude must be a number from -90 to 90, got undefined. Nothing was sent.'],
 		// Regressions from the reliability suite: Number() reads these as 16 and 1.
-		[{ lat: '0x10', lng: 100 }, 'Latitude must be a number from -90 to 90'],
-		[{ lat: 0, lng: '0b1' }, 'Longitude must be a number from -180 to 180'],
+		[{ lat: '0x10', lng: 100 }, 'Latitude must be a number from -90 to 90, got "0x10". Nothing was sent.'],
+		[{ lat: 0, lng: '0b1' }, 'Longitude must be a number from -180 to 180, got "0b1". Nothing was sent.'],
+		// Both wrong: both named, so an AI agent fixes them in one go.
+		[{ lat: 'north', lng: 'east' }, 'Latitude must be a number from -90 to 90, got "north"; Longitude must be a number from -180 to 180, got "east". Nothing was sent.'],
 	])('rejects bad coordinates %j without sending', async (item, message) => {
 		const result = await runNode(context, geocode(), [item]);
 		expect(errorOf(result)?.message).toBe(message);
@@ -103,7 +105,7 @@ describe('Location > Reverse Geocode', () => {
 		);
 		expect(result.items.map((item) => [item.pairedItem, item.json.province ?? item.json.error])).toEqual([
 			[{ item: 0 }, 'DKI Jakarta'],
-			[{ item: 1 }, 'Latitude must be a number from -90 to 90'],
+			[{ item: 1 }, 'Latitude must be a number from -90 to 90, got 123. Nothing was sent.'],
 			[{ item: 2 }, 'Sumatera Utara'],
 		]);
 	});
@@ -116,7 +118,7 @@ describe('Location > Reverse Geocode', () => {
 		});
 		expect(result.output('LBA', 0).map((item) => [item.pairedItem, item.json.province])).toEqual([[{ item: 0 }, 'DKI Jakarta']]);
 		expect(result.output('LBA', 1).map((item) => [item.pairedItem, item.json.error])).toEqual([
-			[{ item: 1 }, 'Latitude must be a number from -90 to 90'],
+			[{ item: 1 }, 'Latitude must be a number from -90 to 90, got 123. Nothing was sent.'],
 		]);
 	});
 

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { CATEGORIES, checkCampaign, TELCOS, type CampaignBody } from '../../helpers/campaignSchema';
-import { isValidZone } from '../../helpers/dates';
+import { fromAI, toolDescription, withToolDefault } from '../../helpers/aiTool';
+import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS, type CampaignBody } from '../../helpers/campaignSchema';
+import { isValidZone, readInZone } from '../../helpers/dates';
 import {
 	campaignGuard,
 	contentKey,
@@ -26,51 +27,83 @@ const CHANNEL_FIELD_LABELS: Record<string, string> = {
 	telcoId: 'Telco',
 };
 
+/** What an AI model reads about Create Campaign (the tool's description). */
+const TOOL_DESCRIPTION =
+	'Publishes a paid SMS campaign in LBA Ads at once: the SMS go to real subscribers and are billed. ' +
+	"Call it only when the user has confirmed the campaign's name, message, sender, location, operators, SMS quantity and dates, " +
+	'and call it once per campaign. Never call it again for a campaign after an error that says the campaign may have been created. ' +
+	'A campaign identical to one this tool already sent is not sent again: the result then says skipped: true and why. ' +
+	'Returns the campaign id and status. Give dates in ISO 8601 with the UTC offset of the place, e.g. 2026-12-01T09:00:00+07:00 (WIB).';
+
+/** The documented JSON shape of channels, for the model (and the README). */
+export const CHANNELS_FOR_MODEL =
+	`JSON array of 1 to ${LIMITS.channels} channels; each channel sends SMS to one operator's subscribers in one location: ` +
+	'[{"sender": "MYBRAND", "locationId": 161, "smsQty": 1000, "message": "Promo hari ini!", "startDate": "2026-12-01T09:00:00+07:00", "endDate": "2026-12-07T21:00:00+07:00", "telcoId": "tsel"}]. ' +
+	`sender: the sender name the user registered, at most ${LIMITS.sender} characters. ` +
+	'locationId: the whole-number Location ID of the target area, as the user gives it. ' +
+	`smsQty: how many SMS, 1 to ${LIMITS.smsQty.toLocaleString('en-US')}. message: the SMS text, at most ${LIMITS.message} characters. ` +
+	`telcoId: ${TELCO_LIST}; one channel per operator to reach them all. ` +
+	'startDate and endDate: ISO 8601 with the UTC offset of the place: +07:00 WIB (Java, Sumatra), +08:00 WITA (Bali, Sulawesi), +09:00 WIT (Maluku, Papua); endDate after startDate.';
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Bandung weekend promo',
-		description: 'Campaign name',
-		displayOptions: showFor,
-	},
-	{
-		displayName: 'Description',
-		name: 'campaignDescription',
-		type: 'string',
-		required: true,
-		default: '',
-		typeOptions: { rows: 2 },
-		description: 'Campaign description',
-		displayOptions: showFor,
-	},
-	{
-		displayName: 'Category',
-		name: 'categoryId',
-		type: 'options',
-		required: true,
-		default: 26,
-		options: [...CATEGORIES]
-			.sort((a, b) => a.label.localeCompare(b.label))
-			.map((category) => ({ name: category.label, value: category.id })),
-		description: 'Campaign category (spec 2.2)',
-		displayOptions: showFor,
-	},
-	{
-		displayName: 'Channels Input',
-		name: 'channelsInput',
-		type: 'options',
-		default: 'fields',
-		options: [
-			{ name: 'Define Below', value: 'fields', description: 'One entry per channel in this panel' },
-			{ name: 'JSON', value: 'json', description: 'An array of channels, e.g. built by earlier nodes' },
-		],
-		description: 'How to give the channels: each sends SMS to one operator in one location within a date range',
-		displayOptions: showFor,
-	},
+	toolDescription('campaign', 'create', TOOL_DESCRIPTION),
+	...withToolDefault(
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. Bandung weekend promo',
+			description: 'Campaign name',
+			displayOptions: showFor,
+		},
+		fromAI('name', `Campaign name, at most ${LIMITS.name} characters`, 'string'),
+	),
+	...withToolDefault(
+		{
+			displayName: 'Description',
+			name: 'campaignDescription',
+			type: 'string',
+			required: true,
+			default: '',
+			typeOptions: { rows: 2 },
+			description: 'Campaign description',
+			displayOptions: showFor,
+		},
+		fromAI('description', `What the campaign is about, at most ${LIMITS.description} characters`, 'string'),
+	),
+	...withToolDefault(
+		{
+			displayName: 'Category',
+			name: 'categoryId',
+			type: 'options',
+			required: true,
+			default: 26,
+			options: [...CATEGORIES]
+				.sort((a, b) => a.label.localeCompare(b.label))
+				.map((category) => ({ name: category.label, value: category.id })),
+			description:
+				'Campaign category (spec 2.2). An expression may also give the ID or the label, e.g. "Food & Drinks".',
+			displayOptions: showFor,
+		},
+		fromAI('category', `Campaign category, its id or its label, one of: ${CATEGORY_LIST}`, 'string'),
+	),
+	...withToolDefault(
+		{
+			displayName: 'Channels Input',
+			name: 'channelsInput',
+			type: 'options',
+			default: 'fields',
+			options: [
+				{ name: 'Define Below', value: 'fields', description: 'One entry per channel in this panel' },
+				{ name: 'JSON', value: 'json', description: 'An array of channels, e.g. built by earlier nodes' },
+			],
+			description: 'How to give the channels: each sends SMS to one operator in one location within a date range',
+			displayOptions: showFor,
+		},
+		'json',
+	),
 	{
 		displayName: 'Channels',
 		name: 'channels',
@@ -145,23 +178,27 @@ export const description: INodeProperties[] = [
 						required: true,
 						default: 'tsel',
 						options: TELCOS.map((telco) => ({ name: telco.label, value: telco.id })),
-						description: 'Telecom operator whose subscribers receive the SMS',
+						description:
+							'Telecom operator whose subscribers receive the SMS. An expression may also give the ID or the operator, e.g. "Telkomsel".',
 					},
 				],
 			},
 		],
 	},
-	{
-		displayName: 'Channels (JSON)',
-		name: 'channelsJson',
-		type: 'json',
-		required: true,
-		default:
-			'[\n  {\n    "sender": "MYBRAND",\n    "locationId": 161,\n    "smsQty": 1000,\n    "message": "Promo hari ini!",\n    "startDate": "2026-12-01T09:00:00+07:00",\n    "endDate": "2026-12-07T21:00:00+07:00",\n    "telcoId": "tsel"\n  }\n]',
-		description:
-			'Array of channels with sender, locationId, smsQty, message, startDate, endDate and telcoId (isat, xl or tsel)',
-		displayOptions: { show: { ...showFor.show, channelsInput: ['json'] } },
-	},
+	...withToolDefault(
+		{
+			displayName: 'Channels (JSON)',
+			name: 'channelsJson',
+			type: 'json',
+			required: true,
+			default:
+				'[\n  {\n    "sender": "MYBRAND",\n    "locationId": 161,\n    "smsQty": 1000,\n    "message": "Promo hari ini!",\n    "startDate": "2026-12-01T09:00:00+07:00",\n    "endDate": "2026-12-07T21:00:00+07:00",\n    "telcoId": "tsel"\n  }\n]',
+			description:
+				'Array of channels (or one channel object) with sender, locationId, smsQty, message, startDate, endDate and telcoId (isat, xl or tsel; "Telkomsel" or "XL Axiata" also work)',
+			displayOptions: { show: { ...showFor.show, channelsInput: ['json'] } },
+		},
+		fromAI('channels', CHANNELS_FOR_MODEL, 'json'),
+	),
 	{
 		displayName: 'Duplicate Protection',
 		name: 'duplicateProtection',
@@ -206,6 +243,8 @@ interface CreateRequest {
 	/** The idempotency key (undefined with Duplicate Protection off). */
 	key?: string;
 	resend: boolean;
+	/** Which dates had no UTC offset and the timezone they were read in: the output says so. */
+	zoneNote?: { assumedTimezone: string; datesWithoutOffset: string[] };
 }
 
 export const create: Operation<CreateRequest> = {
@@ -228,13 +267,19 @@ export const create: Operation<CreateRequest> = {
 			zone,
 		);
 		if (!check.ok) {
-			const problems = check.problems.map(({ field, message }) => `${readableField(field)}: ${message}`);
-			throw new NodeOperationError(ctx.getNode(), `Invalid campaign: ${problems[0]}`, {
-				itemIndex,
-				description: `Nothing was sent for this item. Fix ${problems.length === 1 ? 'this field' : 'these fields'}:\n${problems.map((line) => `- ${line}`).join('\n')}`,
-			});
+			const fields = [...new Set(check.problems.map(({ field }) => readableField(field)))];
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Invalid campaign, nothing was sent: ${check.problems.map(({ field, message }) => `${field} ${message}`).join('; ')}`,
+				{ itemIndex, description: `Fix ${fields.length === 1 ? 'this field' : 'these fields'}: ${fields.join(', ')}.` },
+			);
 		}
-		return { body: check.body, key: idempotencyKey(ctx, itemIndex, check.body), resend: resendOption(ctx, itemIndex) };
+		return {
+			body: check.body,
+			key: idempotencyKey(ctx, itemIndex, check.body),
+			resend: resendOption(ctx, itemIndex),
+			zoneNote: zoneNote(channels, zone),
+		};
 	},
 
 	guard(ctx, prepared) {
@@ -254,7 +299,13 @@ export const create: Operation<CreateRequest> = {
 				itemIndex,
 				retry: false,
 			});
-			return [request.key === undefined ? response : { ...response, idempotencyKey: request.key }];
+			return [
+				{
+					...response,
+					...(request.key === undefined ? {} : { idempotencyKey: request.key }),
+					...request.zoneNote,
+				},
+			];
 		} catch (error) {
 			throw withProtectionNote(error as NodeApiError, request.key);
 		}
@@ -301,17 +352,34 @@ function timezone(ctx: IExecuteFunctions, itemIndex: number): string {
 	return override;
 }
 
+/** Dates given as wall-clock text were read in `zone`: worth saying, as an AI model often omits the offset. */
+function zoneNote(channels: unknown, zone: string): CreateRequest['zoneNote'] {
+	if (!Array.isArray(channels)) return undefined;
+	const datesWithoutOffset: string[] = [];
+	channels.forEach((channel: IDataObject, index) => {
+		for (const field of ['startDate', 'endDate']) {
+			if (readInZone(channel?.[field])) datesWithoutOffset.push(`channels[${index}].${field}`);
+		}
+	});
+	return datesWithoutOffset.length ? { assumedTimezone: zone, datesWithoutOffset } : undefined;
+}
+
 function channelsFromJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
 	const value = ctx.getNodeParameter('channelsJson', itemIndex);
-	if (typeof value !== 'string') return value; // an expression already produced an array or object
+	if (typeof value !== 'string') return asList(value); // an expression already produced an array or object
 	try {
-		return jsonParse(value);
+		return asList(jsonParse(value));
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), 'Channels (JSON) is not valid JSON', {
 			itemIndex,
 			description: (error as Error).message,
 		});
 	}
+}
+
+/** One channel object is a list of one: what an AI model or an earlier node often gives. */
+function asList(value: unknown): unknown {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) ? [value] : value;
 }
 
 /** 'channels[1].endDate' -> 'Channel 2 End (channels[1].endDate)' so users find it in the panel. */

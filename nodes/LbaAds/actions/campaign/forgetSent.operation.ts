@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { toolDescription } from '../../helpers/aiTool';
 import { forgetCampaigns, keyFromUser } from '../../helpers/duplicateProtection';
 
 /**
@@ -13,6 +14,12 @@ import { forgetCampaigns, keyFromUser } from '../../helpers/duplicateProtection'
 const showFor = { show: { resource: ['campaign'], operation: ['forgetSent'] } };
 
 export const description: INodeProperties[] = [
+	toolDescription(
+		'campaign',
+		'forgetSent',
+		"Clears this tool node's own record of sent campaigns. It does not affect other nodes or tools, " +
+			'and it sends nothing. Only call it when the user explicitly asks for it.',
+	),
 	{
 		displayName:
 			'Run this on the same node that creates the campaigns: switch its operation here, execute the step, then switch back. Each node keeps its own history.',

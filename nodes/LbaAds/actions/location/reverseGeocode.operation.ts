@@ -1,34 +1,48 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { fromAI, toolDescription, withToolDefault } from '../../helpers/aiTool';
 import type { Operation } from '../../helpers/runItems';
 import { shownValue } from '../../helpers/values';
 
 const showFor = { show: { resource: ['location'], operation: ['reverseGeocode'] } };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Latitude',
-		name: 'latitude',
-		type: 'number',
-		required: true,
-		default: 0,
-		typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 7 },
-		placeholder: 'e.g. -6.9147',
-		description: 'Latitude in decimal degrees, -90 to 90 (south is negative)',
-		displayOptions: showFor,
-	},
-	{
-		displayName: 'Longitude',
-		name: 'longitude',
-		type: 'number',
-		required: true,
-		default: 0,
-		typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 7 },
-		placeholder: 'e.g. 107.6098',
-		description: 'Longitude in decimal degrees, -180 to 180',
-		displayOptions: showFor,
-	},
+	toolDescription(
+		'location',
+		'reverseGeocode',
+		'Looks up the address at a latitude and longitude in Indonesia: province, city or regency, district, village. ' +
+			'Read-only and free, so it is safe to call again. Returns found: false when nothing is there (e.g. at sea). ' +
+			'Use it to learn the city of a store or customer before a campaign.',
+	),
+	...withToolDefault(
+		{
+			displayName: 'Latitude',
+			name: 'latitude',
+			type: 'number',
+			required: true,
+			default: 0,
+			typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 7 },
+			placeholder: 'e.g. -6.9147',
+			description: 'Latitude in decimal degrees, -90 to 90 (south is negative)',
+			displayOptions: showFor,
+		},
+		fromAI('latitude', 'Latitude in decimal degrees, -90 to 90; south is negative (Indonesia: about -11 to 6)', 'number'),
+	),
+	...withToolDefault(
+		{
+			displayName: 'Longitude',
+			name: 'longitude',
+			type: 'number',
+			required: true,
+			default: 0,
+			typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 7 },
+			placeholder: 'e.g. 107.6098',
+			description: 'Longitude in decimal degrees, -180 to 180',
+			displayOptions: showFor,
+		},
+		fromAI('longitude', 'Longitude in decimal degrees, -180 to 180 (Indonesia: about 95 to 141)', 'number'),
+	),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -63,9 +77,18 @@ export const reverseGeocode: Operation<GeocodeRequest> = {
 	checkAllBeforeSending: false,
 
 	prepare(ctx, itemIndex) {
+		const latitude = coordinate(ctx, 'latitude', 'Latitude', 90, itemIndex);
+		const longitude = coordinate(ctx, 'longitude', 'Longitude', 180, itemIndex);
+		const problems = [latitude, longitude].filter((value): value is string => typeof value === 'string');
+		if (problems.length) {
+			throw new NodeOperationError(ctx.getNode(), `${problems.join('; ')}. Nothing was sent.`, {
+				itemIndex,
+				description: 'Give decimal degrees, e.g. -6.9147 and 107.6098 for Bandung.',
+			});
+		}
 		return {
-			latitude: coordinate(ctx, 'latitude', 'Latitude', 90, itemIndex),
-			longitude: coordinate(ctx, 'longitude', 'Longitude', 180, itemIndex),
+			latitude: latitude as number,
+			longitude: longitude as number,
 			output: ctx.getNodeParameter('output', itemIndex, 'simplified') as GeocodeRequest['output'],
 		};
 	},
@@ -104,15 +127,13 @@ function decimalText(value: number): string {
 	return /e/i.test(text) ? value.toFixed(20).replace(/\.?0+$/, '') : text;
 }
 
-function coordinate(ctx: IExecuteFunctions, name: string, label: string, limit: number, itemIndex: number): number {
+/** The coordinate, or what is wrong with it. */
+function coordinate(ctx: IExecuteFunctions, name: string, label: string, limit: number, itemIndex: number): number | string {
 	const raw = ctx.getNodeParameter(name, itemIndex);
 	// Text must be a plain decimal ("-6.9", "1e-3"): Number() would also take "0x10" or "0b1".
 	const value = typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : raw;
 	if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > limit) {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be a number from -${limit} to ${limit}`, {
-			itemIndex,
-			description: `Got ${shownValue(raw)}. Nothing was sent for this item.`,
-		});
+		return `${label} must be a number from -${limit} to ${limit}, got ${shownValue(raw)}`;
 	}
 	return value;
 }

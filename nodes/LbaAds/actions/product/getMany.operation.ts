@@ -1,12 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { toolDescription } from '../../helpers/aiTool';
 import type { Operation } from '../../helpers/runItems';
 import { digitsToNumber, shownValue } from '../../helpers/values';
 
 const showFor = { show: { resource: ['product'], operation: ['getMany'] } };
 
 export const description: INodeProperties[] = [
+	toolDescription(
+		'product',
+		'getMany',
+		'Lists the mobile data packages (internet quota bundles for Indonesian phones) on offer: name, price in IDR, ' +
+			'main, night and apps quota in bytes and as text. Read-only and free, so it is safe to call again.',
+	),
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
