@@ -78,7 +78,7 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		expect(message).toContain('channels[0].smsQty must be at least 1');
 		expect(message).toContain('channels[0].telcoId must be isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata), got "Smartfren"');
 		// The tool's message also carries the panel's description, which n8n does not pass to the model.
-		expect(message).toContain('Fix these fields: categoryId, Channel 1 SMS Quantity (channels[0].smsQty), Channel 1 Telco (channels[0].telcoId).');
+		expect(message).toContain('Fix these fields: Category (categoryId), Channel 1 SMS Quantity (channels[0].smsQty), Channel 1 Telco (channels[0].telcoId).');
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
 
@@ -91,7 +91,7 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		);
 		const error = errorOf(result);
 		expect(error?.message).toMatch(/^Invalid campaign, nothing was sent: categoryId must be one of 3-26: .*; channels must contain at least one channel$/);
-		expect(error?.description).toBe('Fix these fields: categoryId, channels.');
+		expect(error?.description).toBe('Fix these fields: Category (categoryId), Channels (channels).');
 	});
 
 	it('a 502 after the service created the campaign: the message says it may exist; the same call again is not sent', async () => {

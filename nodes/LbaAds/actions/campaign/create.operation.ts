@@ -17,6 +17,13 @@ import { failureOutcome } from '../../transport';
 
 const showFor = { show: { resource: ['campaign'], operation: ['create'] } };
 
+const FIELD_LABELS: Record<string, string> = {
+	name: 'Name',
+	description: 'Description',
+	categoryId: 'Category',
+	channels: 'Channels',
+};
+
 const CHANNEL_FIELD_LABELS: Record<string, string> = {
 	sender: 'Sender',
 	locationId: 'Location ID',
@@ -384,6 +391,7 @@ function asList(value: unknown): unknown {
 
 /** 'channels[1].endDate' -> 'Channel 2 End (channels[1].endDate)' so users find it in the panel. */
 function readableField(field: string): string {
+	if (FIELD_LABELS[field]) return `${FIELD_LABELS[field]} (${field})`;
 	const match = /^channels\[(\d+)\](?:\.(\w+))?$/.exec(field);
 	if (!match) return field;
 	const label = match[2] ? ` ${CHANNEL_FIELD_LABELS[match[2]] ?? match[2]}` : '';

@@ -1,0 +1,268 @@
+// LBA Ads as an AI agent's tool, in real n8n 2.40.7: AI Agent 3.1 + OpenAI Chat Model 1.3 (the
+// Responses API, its default) whose credential's Base URL points at a scripted OpenAI-compatible
+// server on loopback (lib/scripted-model.js), and the LBA Ads Tool nodes n8n builds from our
+// `usableAsTool`, left at their defaults. The script plays the model: it reads the tool results
+// n8n hands it and decides the next call. The assertions are on what the model received (tool
+// schemas, tool results) and on the sandbox journal. What the model received is also written to
+// artifacts/e2e/ai-agent-tool.md.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import * as e2e from './lib';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandbox } = require('../../sandbox/server');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startScriptedModel } = require('./lib/scripted-model');
+
+const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
+
+type Json = Record<string, any>;
+type Turn = { index: number; api: string; prompt: string; tools: Array<{ name: string; description: string; parameters: Json }>; toolResults: Array<{ name: string; arguments: Json; output: string }> };
+
+/** The tool nodes as n8n names them when added from the node creator (each name becomes the tool's name). */
+const TOOLS = {
+	geocode: { node: 'Reverse geocode a location in LBA Ads', tool: 'Reverse_geocode_a_location_in_LBA_Ads', resource: 'location', operation: 'reverseGeocode' },
+	create: { node: 'Create a campaign in LBA Ads', tool: 'Create_a_campaign_in_LBA_Ads', resource: 'campaign', operation: 'create' },
+	products: { node: 'Get many products in LBA Ads', tool: 'Get_many_products_in_LBA_Ads', resource: 'product', operation: 'getMany' },
+};
+type ToolKey = keyof typeof TOOLS;
+
+const MODEL_CREDENTIAL = { id: 'scriptedOpenAi', name: 'Scripted model' };
+
+/** Manual Trigger -> AI Agent with the OpenAI Chat Model and LBA Ads Tool nodes (only resource and operation set). */
+function agentWorkflow(id: string, prompt: string, tools: ToolKey[]) {
+	const nodes: Json[] = [
+		{ id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: `${id}-agent`, name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [220, 0], parameters: { promptType: 'define', text: prompt, options: {} } },
+		{
+			id: `${id}-model`,
+			name: 'OpenAI Chat Model',
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.3,
+			position: [160, 220],
+			parameters: { model: { __rl: true, mode: 'list', value: 'scripted-gpt' }, options: {} },
+			credentials: { openAiApi: MODEL_CREDENTIAL },
+		},
+	];
+	const connections: Json = {
+		Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+		'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+	};
+	tools.forEach((key, index) => {
+		const tool = TOOLS[key];
+		nodes.push({
+			id: `${id}-${key}`,
+			name: tool.node,
+			type: 'n8n-nodes-lba-ads.lbaAdsTool',
+			typeVersion: 1,
+			position: [380 + index * 200, 220],
+			parameters: { resource: tool.resource, operation: tool.operation },
+			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
+		});
+		connections[tool.node] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
+	});
+	return { id, name: `AI agent: ${id}`, nodes, connections, settings: { executionOrder: 'v1', timezone: 'Asia/Jakarta' } };
+}
+
+/** A campaign as the model sends it to the Create tool. */
+function campaignCall(name: string, channel: Json = {}, fields: Json = {}) {
+	return {
+		name,
+		description: 'Weekend promo for the store',
+		category: 'Food & Drinks',
+		channels: [
+			{
+				sender: 'LBADEMO',
+				locationId: 161,
+				smsQty: 500,
+				message: 'Diskon 20% akhir pekan ini!',
+				startDate: '2026-12-05T09:00:00+07:00',
+				endDate: '2026-12-06T21:00:00+07:00',
+				telcoId: 'Telkomsel',
+				...channel,
+			},
+		],
+		...fields,
+	};
+}
+
+const WORKFLOWS = {
+	chain: agentWorkflow('aiChain', 'Launch a weekend promo for our store at -6.9175, 107.6191', ['geocode', 'create']),
+	products: agentWorkflow('aiProducts', 'Which data packages cost less than 30000 rupiah?', ['products']),
+	correct: agentWorkflow('aiCorrect', 'Launch the Surabaya promo', ['create']),
+	lostAnswer: agentWorkflow('aiLostAnswer', 'Launch the Medan promo', ['create']),
+};
+
+const lastResult = (turn: Turn) => turn.toolResults[turn.toolResults.length - 1];
+const parsed = (output: string) => JSON.parse(output) as Json[];
+
+describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
+	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
+	let model: { url: string; turns: Array<Turn & { body: Json }>; setScript(script: (turn: Turn) => Json): void; close(): Promise<void> };
+	let userFolder: e2e.UserFolder;
+	let n8n: e2e.N8nInstance | undefined;
+	let rest: e2e.N8nRest;
+	const report: string[] = [];
+
+	async function journal(name: string) {
+		const all: Array<{ request: Json }> = ((await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()) as Json).campaigns;
+		return all.filter((campaign) => campaign.request.name === name);
+	}
+
+	/** Runs the workflow as the editor's "Execute workflow" does; returns the model's turns of this run. */
+	async function runAgent(id: string, script: (turn: Turn) => Json) {
+		const from = model.turns.length;
+		model.setScript(script);
+		const { executionId } = await rest.runWorkflow(id, 'Start');
+		await rest.waitForExecution(executionId, { timeoutMs: 120_000 });
+		const run = await rest.getExecutionRun(executionId);
+		const turns = model.turns.slice(from);
+		report.push(
+			`## ${id}\n\nExecution ${run.status}. Agent output: ${JSON.stringify(run.output('AI Agent')[0]?.output ?? null)}\n`,
+			...turns.flatMap((turn) =>
+				turn.toolResults.length && turn === turns[turns.length - 1]
+					? turn.toolResults.map((result) => `Tool result of ${result.name}(${JSON.stringify(stripId(result.arguments))}):\n\n\`\`\`json\n${result.output}\n\`\`\`\n`)
+					: [],
+			),
+		);
+		return { run, turns };
+	}
+
+	beforeAll(async () => {
+		e2e.n8nBin();
+		sandbox = await startSandbox({ port: 0, quiet: true });
+		model = await startScriptedModel({ model: 'scripted-gpt' });
+		userFolder = e2e.makeUserFolder('lba-e2e-ai-agent-');
+		await e2e.installCommunityPackage(userFolder, await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir));
+		await e2e.importCredentials(userFolder, [
+			e2e.sandboxCredential(sandbox.url, sandbox.tokens[0]),
+			{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } },
+		]);
+		await e2e.importWorkflow(userFolder, Object.values(WORKFLOWS));
+		n8n = await e2e.startN8n(userFolder);
+		rest = await e2e.setupOwnerAndLogin(n8n);
+	}, 15 * 60 * 1000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await sandbox?.close();
+		await model?.close();
+		if (report.length) {
+			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'e2e'));
+			fs.writeFileSync(path.join(dir, 'ai-agent-tool.md'), `# What the model received (real n8n 2.40.7, AI Agent 3.1)\n\n${report.join('\n')}\n`);
+		}
+		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
+		else userFolder?.cleanup();
+	});
+
+	test('geocode, then a campaign for the geocoded city: chained by the model; tools described for it', async () => {
+		const { run, turns } = await runAgent('aiChain', (turn) => {
+			if (turn.toolResults.length === 0) return { call: { tool: TOOLS.geocode.tool, arguments: { latitude: -6.9175, longitude: 107.6191 } } };
+			if (turn.toolResults.length === 1) {
+				const [place] = parsed(lastResult(turn).output);
+				return { call: { tool: TOOLS.create.tool, arguments: campaignCall(`Weekend promo ${place.city}`, { message: `Promo akhir pekan di ${place.locality}!` }) } };
+			}
+			const [campaign] = parsed(lastResult(turn).output);
+			return { text: `Campaign ${campaign.campaignId} is ${campaign.status}.` };
+		});
+		expect(run.status).toBe('success');
+		expect(turns).toHaveLength(3);
+
+		// The tools as the model received them: our descriptions, and a described field for each value.
+		report.push(`Tools offered to the model (first turn):\n\n\`\`\`json\n${JSON.stringify(turns[0].tools, null, 2)}\n\`\`\`\n`);
+		const offered = Object.fromEntries(turns[0].tools.map((tool) => [tool.name, tool]));
+		expect(Object.keys(offered).sort()).toEqual([TOOLS.create.tool, TOOLS.geocode.tool]);
+		const create = offered[TOOLS.create.tool];
+		expect(create.description).toMatch(/^Publishes a paid SMS campaign in LBA Ads at once: .* Never call it again for a campaign after an error that says the campaign may have been created\./);
+		expect(create.description).toContain('2026-12-01T09:00:00+07:00 (WIB)');
+		expect(Object.keys(create.parameters.properties).sort()).toEqual(['category', 'channels', 'description', 'name']);
+		expect(create.parameters.properties.category).toMatchObject({ type: 'string', description: expect.stringContaining('10 Food & Drinks') });
+		expect(create.parameters.properties.channels.description).toMatch(/^JSON array of 1 to 99 channels;.*"telcoId": "tsel".*\+07:00 WIB/);
+		expect(create.parameters.properties.name.description).toBe('Campaign name, at most 255 characters');
+		const geocode = offered[TOOLS.geocode.tool];
+		expect(geocode.description).toMatch(/^Looks up the address at a latitude and longitude in Indonesia/);
+		expect(geocode.parameters.properties.latitude).toMatchObject({ type: 'number', description: expect.stringContaining('-90 to 90') });
+
+		// The chain: the campaign targets what the geocode result said.
+		const [place] = parsed(turns[1].toolResults[0].output);
+		expect(place).toMatchObject({ found: true, city: 'Kota Bandung', locality: 'Bandung' });
+		const [created] = parsed(turns[2].toolResults[1].output);
+		expect(created).toMatchObject({ status: 'Published', idempotencyKey: expect.stringMatching(/^content:/) });
+		const campaigns = await journal('Weekend promo Kota Bandung');
+		expect(campaigns).toHaveLength(1);
+		expect(campaigns[0].request).toMatchObject({ categoryId: 10, channels: [{ telcoId: 'tsel', message: 'Promo akhir pekan di Bandung!' }] });
+		expect(run.output('AI Agent')[0].output).toBe(`Campaign ${created.campaignId} is Published.`);
+	});
+
+	test('products: the model receives the data packages', async () => {
+		const { run, turns } = await runAgent('aiProducts', (turn) =>
+			turn.toolResults.length === 0
+				? { call: { tool: TOOLS.products.tool, arguments: {} } }
+				: { text: parsed(lastResult(turn).output).filter((product) => product.price < 30000).map((product) => product.name).join(', ') },
+		);
+		expect(run.status).toBe('success');
+		expect(turns[0].tools[0].description).toMatch(/^Lists the mobile data packages/);
+		const catalogue = ((await (await fetch(`${sandbox.url}/io/products`, { headers: { authorization: `Bearer ${sandbox.tokens[0]}` } })).json()) as Json).results as Json[];
+		const received = parsed(lastResult(turns[1]).output);
+		expect(received.map((product) => product.name)).toEqual(catalogue.slice(0, 50).map((product) => product.name));
+		const cheap = catalogue.filter((product) => product.price.amount < 30000).map((product) => product.name);
+		expect(cheap.length).toBeGreaterThan(0);
+		expect(run.output('AI Agent')[0].output).toBe(cheap.join(', '));
+	});
+
+	test('a bad call: the model reads every problem and the valid values in the error, and corrects it', async () => {
+		const name = 'Surabaya promo';
+		const { run, turns } = await runAgent('aiCorrect', (turn) => {
+			if (turn.toolResults.length === 0) {
+				// Three mistakes at once, and a date without an offset.
+				return { call: { tool: TOOLS.create.tool, arguments: campaignCall(name, { telcoId: 'Smartfren', smsQty: 0, startDate: '2026-12-05T09:00:00' }, { category: 'Promo' }) } };
+			}
+			if (turn.toolResults.length === 1) {
+				// The script corrects only from what the error message says.
+				const [{ error }] = parsed(lastResult(turn).output);
+				const category = /\b10 (Food & Drinks)\b/.exec(error)?.[1];
+				const telco = /\b(tsel) \(Telkomsel\)/.exec(error)?.[1];
+				const smsQty = /smsQty must be at least (\d+)/.exec(error)?.[1];
+				if (!category || !telco || !smsQty) return { text: `I could not understand the error: ${error}` };
+				return { call: { tool: TOOLS.create.tool, arguments: campaignCall(name, { telcoId: telco, smsQty: Number(smsQty) * 500, startDate: '2026-12-05T09:00:00' }, { category }) } };
+			}
+			return { text: 'Launched.' };
+		});
+		expect(run.status).toBe('success');
+		const [{ error }] = parsed(turns[1].toolResults[0].output);
+		expect(error).toMatch(/^Invalid campaign, nothing was sent: /);
+		expect(error).toContain('categoryId must be a category id or label: 3 Arts & Entertainment,');
+		expect(error).toContain('channels[0].smsQty must be at least 1');
+		expect(error).toContain('channels[0].telcoId must be isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata), got "Smartfren"');
+		const [created] = parsed(turns[2].toolResults[1].output);
+		expect(created).toMatchObject({ status: 'Published', assumedTimezone: 'Asia/Jakarta', datesWithoutOffset: ['channels[0].startDate'] });
+		const campaigns = await journal(name);
+		expect(campaigns).toHaveLength(1);
+		expect(campaigns[0].request.channels[0]).toMatchObject({ telcoId: 'tsel', smsQty: 500, startDate: '2026-12-05T09:00:00+07:00' });
+	});
+
+	test('a 502 after the service created the campaign: the message says so, and a repeated call creates nothing', async () => {
+		const name = 'Medan promo';
+		await fetch(`${sandbox.url}/_sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ method: 'POST', path: '/lba/campaign', when: 'after', status: 502, times: 1 }),
+		});
+		// A careless model that calls again after the error: duplicate protection must hold anyway.
+		const { run, turns } = await runAgent('aiLostAnswer', (turn) =>
+			turn.toolResults.length < 2 ? { call: { tool: TOOLS.create.tool, arguments: campaignCall(name) } } : { text: 'Done.' },
+		);
+		expect(run.status).toBe('success');
+		const [{ error }] = parsed(turns[1].toolResults[0].output);
+		expect(error).toMatch(/^The LBA service failed to answer POST \/lba\/campaign \(HTTP 502\); the campaign may have been created, so do not send it again\./);
+		const [again] = parsed(turns[2].toolResults[1].output);
+		expect(again).toMatchObject({ skipped: true, earlierOutcome: 'unknown', reason: expect.stringMatching(/^May have been created in an earlier run/) });
+		expect(await journal(name)).toHaveLength(1);
+	});
+});
+
+function stripId(args: Json) {
+	const { id: _id, ...rest } = args ?? {};
+	return rest;
+}
