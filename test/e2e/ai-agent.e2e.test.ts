@@ -87,6 +87,34 @@ function campaignCall(name: string, channel: Json = {}, fields: Json = {}) {
 	};
 }
 
+/** A regular (non-tool) LBA Ads node given a bad campaign by expression: how its panel shows the error. */
+const REGULAR_ERROR_WORKFLOW = {
+	id: 'aiRegularError',
+	name: 'Regular node: bad campaign',
+	nodes: [
+		{ id: 're-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 're-lba',
+			name: 'Create a campaign',
+			type: 'n8n-nodes-lba-ads.lbaAds',
+			typeVersion: 1,
+			position: [240, 0],
+			parameters: {
+				resource: 'campaign',
+				operation: 'create',
+				name: 'Bad campaign',
+				campaignDescription: 'Shows the error panel',
+				categoryId: '={{ "Pizza" }}',
+				channelsInput: 'json',
+				channelsJson: JSON.stringify([{ ...campaignCall('x').channels[0], telcoId: 'Smartfren', smsQty: 0 }]),
+			},
+			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
+		},
+	],
+	connections: { Start: { main: [[{ node: 'Create a campaign', type: 'main', index: 0 }]] } },
+	settings: { executionOrder: 'v1' },
+};
+
 const WORKFLOWS = {
 	chain: agentWorkflow('aiChain', 'Launch a weekend promo for our store at -6.9175, 107.6191', ['geocode', 'create']),
 	products: agentWorkflow('aiProducts', 'Which data packages cost less than 30000 rupiah?', ['products']),
@@ -232,7 +260,8 @@ describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
 		expect(run.status).toBe('success');
 		const [{ error }] = parsed(turns[1].toolResults[0].output);
 		expect(error).toMatch(/^Invalid campaign, nothing was sent: /);
-		expect(error).toContain('categoryId must be a category id or label: 3 Arts & Entertainment,');
+		expect(error).toContain('categoryId must be a category id from 3 to 26 or its label, got "Promo"');
+		expect(error).toContain('Categories: 3 Arts & Entertainment, 4 Automotive,');
 		expect(error).toContain('channels[0].smsQty must be at least 1');
 		expect(error).toContain('channels[0].telcoId must be isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata), got "Smartfren"');
 		const [created] = parsed(turns[2].toolResults[1].output);
@@ -261,6 +290,112 @@ describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
 		expect(await journal(name)).toHaveLength(1);
 	});
 });
+
+describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and a regular node error panel', () => {
+	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
+	let model: { url: string; turns: Array<Turn & { body: Json }>; setScript(script: (turn: Turn) => Json): void; close(): Promise<void> };
+	let userFolder: e2e.UserFolder;
+	let n8n: e2e.N8nInstance | undefined;
+	let session: e2e.BrowserSession | undefined;
+
+	beforeAll(async () => {
+		e2e.n8nBin();
+		sandbox = await startSandbox({ port: 0, quiet: true });
+		model = await startScriptedModel({ model: 'gpt-4.1-mini' });
+		userFolder = e2e.makeUserFolder('lba-e2e-ai-chat-');
+		await e2e.installCommunityPackage(userFolder, await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir));
+		await e2e.importCredentials(userFolder, [
+			e2e.sandboxCredential(sandbox.url, sandbox.tokens[0]),
+			{ ...e2e.EXAMPLE_OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } },
+		]);
+		await e2e.importWorkflow(userFolder, [REGULAR_ERROR_WORKFLOW, e2e.loadExample('aiCampaignAssistant')]);
+		n8n = await e2e.startN8n(userFolder);
+		await e2e.setupOwnerAndLogin(n8n);
+		session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		await e2e.signInThroughUi(session.page, n8n.baseUrl, e2e.DEFAULT_OWNER);
+	}, 15 * 60 * 1000);
+
+	afterAll(async () => {
+		await session?.close();
+		await n8n?.stop();
+		await sandbox?.close();
+		await model?.close();
+		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
+		else userFolder?.cleanup();
+	});
+
+	test('chat: the agent geocodes, shows the campaign, and publishes it once after "Yes"', async () => {
+		const page = session!.page;
+		// The model's side of the conversation, one step per call.
+		let step = 0;
+		let city = '';
+		model.setScript((turn) => {
+			step++;
+			if (step === 1) return { call: { tool: TOOLS.geocode.tool, arguments: { latitude: -6.9175, longitude: 107.6191 } } };
+			if (step === 2) {
+				city = parsed(lastResult(turn).output)[0].city;
+				return { text: `Your store is in ${city}. I will publish "Weekend promo ${city}": 1000 SMS on Telkomsel from sender WARUNGKITA to location 161, Sat 5 Dec 09:00 to Sun 6 Dec 21:00 (+07:00). Shall I publish it?` };
+			}
+			if (step === 3 && turn.prompt === 'Yes') {
+				return { call: { tool: TOOLS.create.tool, arguments: campaignCall(`Weekend promo ${city}`, { sender: 'WARUNGKITA', smsQty: 1000 }) } };
+			}
+			if (step === 4) return { text: `Published: campaign ${parsed(lastResult(turn).output)[0].campaignId}.` };
+			return { text: `Unexpected step ${step}` };
+		});
+
+		await e2e.openWorkflow(page, n8n!.baseUrl, e2e.EXAMPLES.aiCampaignAssistant.id);
+		await page.locator('[data-test-id="workflow-chat-button"]').click();
+		const input = page.locator('[data-test-id="canvas-chat"] textarea').first();
+		const botMessages = page.locator('[data-test-id="canvas-chat"] .chat-message-from-bot');
+		await input.fill('Launch a weekend promo for our store at -6.9175, 107.6191: sender WARUNGKITA, location 161, 1000 SMS on Telkomsel');
+		await input.press('Enter');
+		await botMessages.filter({ hasText: 'Shall I publish it?' }).first().waitFor({ timeout: 60_000 });
+		expect(await journalCount(sandbox.url)).toBe(0);
+		await input.fill('Yes');
+		await input.press('Enter');
+		await botMessages.filter({ hasText: /Published: campaign [0-9A-F]{16}\./ }).first().waitFor({ timeout: 60_000 });
+		await page.waitForTimeout(1000);
+		await e2e.screenshot(page, 'ai-agent-chat');
+
+		const campaigns = ((await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()) as Json).campaigns as Array<{ campaignId: string; request: Json }>;
+		expect(campaigns.map((campaign) => campaign.request.name)).toEqual(['Weekend promo Kota Bandung']);
+		expect(await botMessages.nth(1).innerText()).toContain(`Published: campaign ${campaigns[0].campaignId}.`);
+
+		// The Create tool's panel: the description the model reads and the fields it fills.
+		await e2e.openNodePanel(page, TOOLS.create.node);
+		const description = e2e.parameterInput(page, 'toolDescription').locator('textarea, input').first();
+		await description.waitFor({ timeout: 30_000 });
+		expect(await description.inputValue()).toMatch(/^Publishes a paid SMS campaign in LBA Ads at once/);
+		await page.waitForTimeout(500);
+		await e2e.screenshot(page, 'ai-tool-panel');
+		await page.keyboard.press('Escape');
+	});
+
+	test('the regular node: every problem in the error title, the field labels below it', async () => {
+		const page = session!.page;
+		await e2e.openWorkflow(page, n8n!.baseUrl, REGULAR_ERROR_WORKFLOW.id);
+		await Promise.all([
+			page.waitForResponse((r) => /\/rest\/workflows\/[^/]+\/run$/.test(new URL(r.url()).pathname), { timeout: 60_000 }),
+			page.locator('[data-test-id="execute-workflow-button"]').click(),
+		]);
+		await page.getByText('Problem in node', { exact: false }).first().waitFor({ timeout: 60_000 }).catch(() => undefined);
+		await e2e.screenshot(page, 'regular-node-error-canvas');
+		await e2e.openNodePanel(page, 'Create a campaign');
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.getByText('Invalid campaign, nothing was sent: categoryId must be a category id from 3 to 26 or its label, got "Pizza"', { exact: false }).first().waitFor({ timeout: 30_000 });
+		const text = await ndv.innerText();
+		expect(text).toContain('Fix these fields: Category (categoryId), Channel 1 SMS Quantity (channels[0].smsQty), Channel 1 Telco (channels[0].telcoId).');
+		expect(text).toContain('Categories: 3 Arts & Entertainment, 4 Automotive,');
+		await page.waitForTimeout(500);
+		await e2e.screenshot(page, 'regular-node-error-panel');
+		await page.keyboard.press('Escape');
+		expect(await journalCount(sandbox.url)).toBe(0);
+	});
+});
+
+async function journalCount(sandboxUrl: string): Promise<number> {
+	return (((await (await fetch(`${sandboxUrl}/_sandbox/campaigns`)).json()) as Json).campaigns as unknown[]).length;
+}
 
 function stripId(args: Json) {
 	const { id: _id, ...rest } = args ?? {};

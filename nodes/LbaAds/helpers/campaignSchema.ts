@@ -178,11 +178,15 @@ function campaignSchema(zone: string) {
 		.object({
 			name: requiredText(LIMITS.name),
 			description: requiredText(LIMITS.description),
+			// The list of categories is long: the operation adds it to the error's description.
 			categoryId: z.preprocess(
 				toCategoryId,
-				z
-					.number({ required_error: 'is required', invalid_type_error: `must be a category id or label: ${CATEGORY_LIST}` })
-					.refine((id) => CATEGORY_IDS.has(id), `must be one of 3-26: ${CATEGORY_LIST}`),
+				z.unknown().transform((id, ctx) => {
+					if (typeof id === 'number' && CATEGORY_IDS.has(id)) return id;
+					const message = id === undefined ? 'is required' : `must be a category id from 3 to 26 or its label, got ${shownValue(id)}`;
+					ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+					return z.NEVER;
+				}),
 			),
 			channels: z
 				.array(channelSchema(zone), {

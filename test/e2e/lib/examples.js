@@ -13,7 +13,11 @@ const EXAMPLES = {
 	geocodeToCampaign: { file: 'geocode-to-campaign.json', id: 'lbaExampleGeocode' },
 	scheduledCampaignLaunch: { file: 'scheduled-campaign-launch.json', id: 'lbaExampleSchedule' },
 	productsUnderPrice: { file: 'products-under-price.json', id: 'lbaExampleProducts' },
+	aiCampaignAssistant: { file: 'ai-campaign-assistant.json', id: 'lbaExampleAiAssistant' },
 };
+
+// The OpenAI credential the AI example's chat model points at (the user picks their own).
+const EXAMPLE_OPENAI_CREDENTIAL = { id: 'lbaExampleOpenAi', name: 'OpenAI account' };
 
 // What every example's LBA Ads nodes point at: `credentials.lbaAdsApi` in examples/*.json.
 const SANDBOX_CREDENTIAL_ID = 'lbaSandboxCredential';
@@ -43,6 +47,7 @@ function sandboxCredential(baseUrl, accessToken) {
 }
 
 module.exports = {
+	EXAMPLE_OPENAI_CREDENTIAL,
 	EXAMPLES_DIR,
 	EXAMPLES,
 	SANDBOX_CREDENTIAL_ID,

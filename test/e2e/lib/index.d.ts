@@ -138,7 +138,8 @@ export declare function runWorkflowFromEditor(
 	opts?: { expectNodes?: string[]; timeoutMs?: number },
 ): Promise<{ request: any; executionId: string }>;
 
-export type ExampleKey = 'geocodeToCampaign' | 'scheduledCampaignLaunch' | 'productsUnderPrice';
+export type ExampleKey = 'geocodeToCampaign' | 'scheduledCampaignLaunch' | 'productsUnderPrice' | 'aiCampaignAssistant';
+export declare const EXAMPLE_OPENAI_CREDENTIAL: { id: string; name: string };
 export declare const EXAMPLES_DIR: string;
 export declare const EXAMPLES: Record<ExampleKey, { file: string; id: string }>;
 export declare const SANDBOX_CREDENTIAL_ID: string;

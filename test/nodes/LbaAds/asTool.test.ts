@@ -74,11 +74,14 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		);
 		const message = errorOf(result)?.message ?? '';
 		expect(message).toMatch(/^Invalid campaign, nothing was sent: /);
-		expect(message).toContain('categoryId must be a category id or label: 3 Arts & Entertainment, 4 Automotive,');
+		expect(message).toContain('categoryId must be a category id from 3 to 26 or its label, got "Pizza"');
 		expect(message).toContain('channels[0].smsQty must be at least 1');
 		expect(message).toContain('channels[0].telcoId must be isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata), got "Smartfren"');
 		// The tool's message also carries the panel's description, which n8n does not pass to the model.
-		expect(message).toContain('Fix these fields: Category (categoryId), Channel 1 SMS Quantity (channels[0].smsQty), Channel 1 Telco (channels[0].telcoId).');
+		expect(message).toContain(
+			'Fix these fields: Category (categoryId), Channel 1 SMS Quantity (channels[0].smsQty), Channel 1 Telco (channels[0].telcoId).\nCategories: 3 Arts & Entertainment, 4 Automotive,',
+		);
+		expect(message).toMatch(/10 Food & Drinks, .*, 26 Uncategorized\.$/);
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
 
@@ -90,8 +93,10 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 			{ workflowId: workflowId() },
 		);
 		const error = errorOf(result);
-		expect(error?.message).toMatch(/^Invalid campaign, nothing was sent: categoryId must be one of 3-26: .*; channels must contain at least one channel$/);
-		expect(error?.description).toBe('Fix these fields: Category (categoryId), Channels (channels).');
+		expect(error?.message).toBe(
+			'Invalid campaign, nothing was sent: categoryId must be a category id from 3 to 26 or its label, got 99; channels must contain at least one channel',
+		);
+		expect(error?.description).toMatch(/^Fix these fields: Category \(categoryId\), Channels \(channels\)\.\nCategories: 3 Arts & Entertainment, .*, 26 Uncategorized\.$/);
 	});
 
 	it('a 502 after the service created the campaign: the message says it may exist; the same call again is not sent', async () => {

@@ -278,7 +278,13 @@ export const create: Operation<CreateRequest> = {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`Invalid campaign, nothing was sent: ${check.problems.map(({ field, message }) => `${field} ${message}`).join('; ')}`,
-				{ itemIndex, description: `Fix ${fields.length === 1 ? 'this field' : 'these fields'}: ${fields.join(', ')}.` },
+				{
+					itemIndex,
+					description: [
+						`Fix ${fields.length === 1 ? 'this field' : 'these fields'}: ${fields.join(', ')}.`,
+						...(check.problems.some(({ field }) => field === 'categoryId') ? [`Categories: ${CATEGORY_LIST}.`] : []),
+					].join('\n'),
+				},
 			);
 		}
 		return {
