@@ -6,7 +6,7 @@
 //   3. install n8n (first run only: a few minutes, with progress; cached afterwards)
 //   4. a persistent n8n user folder (LBA_DEMO_DIR, default ~/.cache/n8n-nodes-lba-ads/demo):
 //      the freshly packed package installed into it on every start (so code changes show up),
-//      the "LBA sandbox" credential pointed at this sandbox, the three examples imported
+//      the "LBA sandbox" credential pointed at this sandbox, the examples imported
 //   5. example (a) run once headlessly (`n8n execute`), its result printed
 //   6. the editor (port 5678, or a free one), owner account created if needed, URL and login
 //      printed; Ctrl-C stops n8n and the sandbox
