@@ -76,7 +76,7 @@ describe('Location > Reverse Geocode', () => {
 		[{ lat: 91, lng: 100 }, 'Latitude must be a number from -90 to 90, got 91. Nothing was sent.'],
 		[{ lat: -6.2, lng: -180.5 }, 'Longitude must be a number from -180 to 180, got -180.5. Nothing was sent.'],
 		[{ lat: 'north', lng: 100 }, 'Latitude must be a number from -90 to 90, got "north". Nothing was sent.'],
-		[{ lng: 100 }, 'Latitude must be a number from -90 to 90, got undefined. Nothing was sent.'],
+		[{ lng: 100 }, 'Latitude is required: a number from -90 to 90. Nothing was sent.'],
 		// Regressions from the reliability suite: Number() reads these as 16 and 1.
 		[{ lat: '0x10', lng: 100 }, 'Latitude must be a number from -90 to 90, got "0x10". Nothing was sent.'],
 		[{ lat: 0, lng: '0b1' }, 'Longitude must be a number from -180 to 180, got "0b1". Nothing was sent.'],

@@ -130,6 +130,7 @@ function decimalText(value: number): string {
 /** The coordinate, or what is wrong with it. */
 function coordinate(ctx: IExecuteFunctions, name: string, label: string, limit: number, itemIndex: number): number | string {
 	const raw = ctx.getNodeParameter(name, itemIndex);
+	if (raw === undefined || raw === null || raw === '') return `${label} is required: a number from -${limit} to ${limit}`;
 	// Text must be a plain decimal ("-6.9", "1e-3"): Number() would also take "0x10" or "0b1".
 	const value = typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : raw;
 	if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > limit) {
