@@ -115,6 +115,15 @@ export class LbaAds implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Dry Run',
+						name: 'dryRun',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to only check the campaign and output the exact request, the SMS per recipient and any warnings, sending nothing and recording nothing for duplicate protection',
+						displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
+					},
+					{
 						displayName: 'Max Concurrent Requests',
 						name: 'concurrency',
 						type: 'number',
@@ -122,6 +131,15 @@ export class LbaAds implements INodeType {
 						typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 						description:
 							'How many items are sent to the service at the same time. Output order always follows input order.',
+					},
+					{
+						displayName: 'Resend',
+						name: 'resend',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to send the item even if this node already sent (or may have sent) the same campaign. An expression can pick the items to resend.',
+						displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'], '/duplicateProtection': ['content', 'customKey'] } },
 					},
 					{
 						displayName: 'Timeout (Ms)',
@@ -141,15 +159,6 @@ export class LbaAds implements INodeType {
 						description:
 							"IANA timezone for channel dates given without an offset. Empty: the workflow's timezone.",
 						displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
-					},
-					{
-						displayName: 'Resend',
-						name: 'resend',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to send the item even if this node already sent (or may have sent) the same campaign. An expression can pick the items to resend.',
-						displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'], '/duplicateProtection': ['content', 'customKey'] } },
 					},
 				],
 			},

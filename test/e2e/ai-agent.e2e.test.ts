@@ -83,6 +83,7 @@ function campaignCall(name: string, channel: Json = {}, fields: Json = {}) {
 				...channel,
 			},
 		],
+		preview: false,
 		...fields,
 	};
 }
@@ -204,7 +205,9 @@ describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
 		const create = offered[TOOLS.create.tool];
 		expect(create.description).toMatch(/^Publishes a paid SMS campaign in LBA Ads at once: .* Never call it again for a campaign after an error that says the campaign may have been created\./);
 		expect(create.description).toContain('2026-12-01T09:00:00+07:00 (WIB)');
-		expect(Object.keys(create.parameters.properties).sort()).toEqual(['category', 'channels', 'description', 'name']);
+		expect(Object.keys(create.parameters.properties).sort()).toEqual(['category', 'channels', 'description', 'name', 'preview']);
+		expect(create.parameters.properties.preview).toMatchObject({ type: 'boolean', description: expect.stringMatching(/^true: only check the campaign/) });
+		expect(create.description).toContain('Call it first with preview: true');
 		expect(create.parameters.properties.category).toMatchObject({ type: 'string', description: expect.stringContaining('10 Food & Drinks') });
 		expect(create.parameters.properties.channels.description).toMatch(/^JSON array of 1 to 99 channels;.*"telcoId": "tsel".*\+07:00 WIB/);
 		expect(create.parameters.properties.name.description).toBe('Campaign name, at most 255 characters');
@@ -324,7 +327,7 @@ describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and
 		else userFolder?.cleanup();
 	});
 
-	test('chat: the agent geocodes, shows the campaign, and publishes it once after "Yes"', async () => {
+	test('chat: the agent geocodes, previews the campaign (dry run), and publishes it once after "Yes"', async () => {
 		const page = session!.page;
 		// The model's side of the conversation, one step per call.
 		let step = 0;
@@ -334,12 +337,17 @@ describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and
 			if (step === 1) return { call: { tool: TOOLS.geocode.tool, arguments: { latitude: -6.9175, longitude: 107.6191 } } };
 			if (step === 2) {
 				city = parsed(lastResult(turn).output)[0].city;
-				return { text: `Your store is in ${city}. I will publish "Weekend promo ${city}": 1000 SMS on Telkomsel from sender WARUNGKITA to location 161, Sat 5 Dec 09:00 to Sun 6 Dec 21:00 (+07:00). Shall I publish it?` };
+				return { call: { tool: TOOLS.create.tool, arguments: campaignCall(`Weekend promo ${city}`, { sender: 'WARUNGKITA', smsQty: 1000 }, { preview: true }) } };
 			}
-			if (step === 3 && turn.prompt === 'Yes') {
+			if (step === 3) {
+				const [preview] = parsed(lastResult(turn).output);
+				const [sms] = preview.smsPerRecipient;
+				return { text: `Your store is in ${city}. Preview of "${preview.request.body.name}": 1000 SMS on ${preview.request.body.channels[0].telcoId}, ${sms.segments} SMS per recipient (${sms.encoding}), ${preview.request.body.channels[0].startDate} to ${preview.request.body.channels[0].endDate}. Shall I publish it?` };
+			}
+			if (step === 4 && turn.prompt === 'Yes') {
 				return { call: { tool: TOOLS.create.tool, arguments: campaignCall(`Weekend promo ${city}`, { sender: 'WARUNGKITA', smsQty: 1000 }) } };
 			}
-			if (step === 4) return { text: `Published: campaign ${parsed(lastResult(turn).output)[0].campaignId}.` };
+			if (step === 5) return { text: `Published: campaign ${parsed(lastResult(turn).output)[0].campaignId}.` };
 			return { text: `Unexpected step ${step}` };
 		});
 
@@ -350,6 +358,7 @@ describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and
 		await input.fill('Launch a weekend promo for our store at -6.9175, 107.6191: sender WARUNGKITA, location 161, 1000 SMS on Telkomsel');
 		await input.press('Enter');
 		await botMessages.filter({ hasText: 'Shall I publish it?' }).first().waitFor({ timeout: 60_000 });
+		expect(await botMessages.first().innerText()).toContain('Preview of "Weekend promo Kota Bandung": 1000 SMS on tsel, 1 SMS per recipient (GSM-7), 2026-12-05T09:00:00+07:00 to 2026-12-06T21:00:00+07:00.');
 		expect(await journalCount(sandbox.url)).toBe(0);
 		await input.fill('Yes');
 		await input.press('Enter');

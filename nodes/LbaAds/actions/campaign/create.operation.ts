@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { fromAI, toolDescription, withToolDefault } from '../../helpers/aiTool';
+import { fromAI, runsAsTool, toolDescription, withToolDefault } from '../../helpers/aiTool';
 import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS, type CampaignBody } from '../../helpers/campaignSchema';
 import { isValidZone, readInZone } from '../../helpers/dates';
 import {
@@ -13,6 +13,7 @@ import {
 	type ProtectionMode,
 } from '../../helpers/duplicateProtection';
 import type { Operation } from '../../helpers/runItems';
+import { smsCount } from '../../helpers/smsSegments';
 import { failureOutcome } from '../../transport';
 
 const showFor = { show: { resource: ['campaign'], operation: ['create'] } };
@@ -40,7 +41,8 @@ const TOOL_DESCRIPTION =
 	"Call it only when the user has confirmed the campaign's name, message, sender, location, operators, SMS quantity and dates, " +
 	'and call it once per campaign. Never call it again for a campaign after an error that says the campaign may have been created. ' +
 	'A campaign identical to one this tool already sent is not sent again: the result then says skipped: true and why. ' +
-	'Returns the campaign id and status. Give dates in ISO 8601 with the UTC offset of the place, e.g. 2026-12-01T09:00:00+07:00 (WIB).';
+	'Returns the campaign id, its status and the SMS each recipient gets. Give dates in ISO 8601 with the UTC offset of the place, e.g. 2026-12-01T09:00:00+07:00 (WIB). ' +
+	'Call it first with preview: true to check the campaign and show the user the exact request, the SMS per recipient and any warnings: that sends nothing and costs nothing; then call it with preview: false to publish.';
 
 /** The documented JSON shape of channels, for the model (and the README). */
 export const CHANNELS_FOR_MODEL =
@@ -143,6 +145,7 @@ export const description: INodeProperties[] = [
 						default: '',
 						typeOptions: { rows: 3 },
 						description: 'Text of the SMS',
+						hint: 'One SMS holds 160 GSM characters, or 70 if the text has an emoji, a curly quote or another character outside the GSM alphabet; the output shows the SMS per recipient',
 					},
 					{
 						displayName: 'Send From',
@@ -243,6 +246,20 @@ export const description: INodeProperties[] = [
 		description: 'A value that names this campaign: an item whose key this node already sent is not sent again',
 		displayOptions: { show: { ...showFor.show, duplicateProtection: ['customKey'] } },
 	},
+	{
+		// Tool only: the model chooses per call between a preview and publishing.
+		displayName: 'Preview Only',
+		name: 'preview',
+		type: 'boolean',
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-boolean -- the model sets it per call
+		default: fromAI(
+			'preview',
+			'true: only check the campaign and return the exact request, SMS per recipient and warnings, sending nothing; false: publish it',
+			'boolean',
+		),
+		description: 'Whether the call only previews the campaign (a dry run) instead of publishing it',
+		displayOptions: { show: { ...showFor.show, '@tool': [true] } },
+	},
 ];
 
 interface CreateRequest {
@@ -252,6 +269,8 @@ interface CreateRequest {
 	resend: boolean;
 	/** Which dates had no UTC offset and the timezone they were read in: the output says so. */
 	zoneNote?: { assumedTimezone: string; datesWithoutOffset: string[] };
+	/** Dry run: validate and convert, then show the request instead of sending it. */
+	dryRun: boolean;
 }
 
 export const create: Operation<CreateRequest> = {
@@ -292,18 +311,23 @@ export const create: Operation<CreateRequest> = {
 			key: idempotencyKey(ctx, itemIndex, check.body),
 			resend: resendOption(ctx, itemIndex),
 			zoneNote: zoneNote(channels, zone),
+			dryRun: dryRun(ctx, itemIndex),
 		};
 	},
 
 	guard(ctx, prepared) {
 		const candidates: Candidate[] = [];
 		for (const { itemIndex, request } of prepared) {
-			if (request.key !== undefined) candidates.push({ itemIndex, key: request.key, resend: request.resend });
+			// A dry run sends nothing, so it records nothing: the real send stays possible.
+			if (request.key !== undefined && !request.dryRun) candidates.push({ itemIndex, key: request.key, resend: request.resend });
 		}
 		return candidates.length ? campaignGuard(ctx, candidates) : undefined;
 	},
 
-	async send(_ctx, request, transport, itemIndex) {
+	async send(ctx, request, transport, itemIndex) {
+		const sms = smsPerRecipient(request.body);
+		addSmsHints(ctx, sms, itemIndex);
+		if (request.dryRun) return [dryRunOutput(request, sms)];
 		try {
 			const response = await transport.request({
 				method: 'POST',
@@ -316,6 +340,7 @@ export const create: Operation<CreateRequest> = {
 				{
 					...response,
 					...(request.key === undefined ? {} : { idempotencyKey: request.key }),
+					smsPerRecipient: sms,
 					...request.zoneNote,
 				},
 			];
@@ -324,6 +349,56 @@ export const create: Operation<CreateRequest> = {
 		}
 	},
 };
+
+type ChannelSms = { channel: number } & ReturnType<typeof smsCount>;
+
+/** What each channel's message costs per recipient, counted on the text as sent. */
+function smsPerRecipient(body: CampaignBody): ChannelSms[] {
+	return body.channels.map((channel, index) => ({ channel: index + 1, ...smsCount(channel.message) }));
+}
+
+/** Messages that cost more than one SMS, or lost GSM-7 to one character, in words. */
+function smsWarnings(sms: ChannelSms[]): string[] {
+	return sms
+		.filter(({ encoding, segments }) => encoding === 'UCS-2' || segments > 1)
+		.map(({ channel, encoding, units, segments, nonGsmCharacter }) =>
+			encoding === 'UCS-2'
+				? `Channel ${channel}: "${nonGsmCharacter}" is not in the GSM alphabet, so the message is sent as UCS-2 (70 per SMS): ${units} units, ${segments} SMS per recipient.`
+				: `Channel ${channel}: ${units} GSM characters take ${segments} SMS per recipient.`,
+		);
+}
+
+/** The output panel's hints (n8n shows them above the output after a run). */
+function addSmsHints(ctx: IExecuteFunctions, sms: ChannelSms[], itemIndex: number): void {
+	for (const warning of smsWarnings(sms)) {
+		ctx.addExecutionHints({ message: `Item ${itemIndex + 1}, ${warning}`, type: 'info', location: 'outputPane' });
+	}
+}
+
+function dryRunOutput(request: CreateRequest, sms: ChannelSms[]): IDataObject {
+	const warnings = [...smsWarnings(sms)];
+	if (request.zoneNote) {
+		warnings.push(`${request.zoneNote.datesWithoutOffset.join(', ')} had no UTC offset and were read in ${request.zoneNote.assumedTimezone}.`);
+	}
+	return {
+		dryRun: true,
+		sent: false,
+		request: { method: 'POST', path: '/lba/campaign', body: request.body as unknown as IDataObject },
+		smsPerRecipient: sms as unknown as IDataObject[],
+		warnings,
+		...(request.key === undefined ? {} : { idempotencyKey: request.key }),
+		...request.zoneNote,
+	};
+}
+
+/** Options > Dry Run on the node; on the tool, the model's `preview` argument. */
+function dryRun(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	const option = ctx.getNodeParameter('options.dryRun', itemIndex, false);
+	if (option === true || option === 'true') return true;
+	if (!runsAsTool(ctx)) return false;
+	const preview = ctx.getNodeParameter('preview', itemIndex, false);
+	return preview === true || preview === 'true';
+}
 
 /** A campaign that may exist keeps its key: its error says a re-run will not send it again. */
 function withProtectionNote(error: NodeApiError, key: string | undefined): NodeApiError {
