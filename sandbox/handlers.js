@@ -92,10 +92,10 @@ function parseLatLng(op, query) {
 }
 
 /**
- * @param {object} context { tokens, campaigns, requests, faults, geocoder, productsReply, validateFault }
+ * @param {object} context { tokens, campaigns, requests, faults, geocoder, catalogue, validateFault }
  */
 function createHandlers(context) {
-  const { tokens, campaigns, requests, faults, geocoder, productsReply, validateFault } = context;
+  const { tokens, campaigns, requests, faults, geocoder, catalogue, validateFault } = context;
 
   return {
     async createCampaign({ req, op, raw }) {
@@ -125,7 +125,7 @@ function createHandlers(context) {
     },
 
     getProducts() {
-      return productsReply;
+      return catalogue.reply();
     },
 
     issueToken({ req, raw }) {
@@ -179,10 +179,22 @@ function createHandlers(context) {
       return jsonReply(200, { deleted: faults.clear() });
     },
 
+    changeCatalogue({ req, op, raw }) {
+      const body = jsonBody(op, req, raw);
+      const details = body.details || (op.validateBody(body.value) ? [] : detailsFromAjv(op.validateBody.errors));
+      if (details.length) return errorReply(400, 'BAD_REQUEST', 'The catalogue change is invalid.', { details });
+      return jsonReply(200, { totalResults: catalogue.change(body.value) });
+    },
+
+    resetCatalogue() {
+      return jsonReply(200, { totalResults: catalogue.reset() });
+    },
+
     async resetSandbox() {
       await campaigns.reset();
       requests.clear();
       faults.clear();
+      catalogue.reset();
       return jsonReply(200, { reset: true });
     },
   };

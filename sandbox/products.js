@@ -70,4 +70,40 @@ function buildProducts(scale = 1) {
   return products;
 }
 
-module.exports = { buildProducts, CATALOGUE };
+/**
+ * The catalogue GET /io/products answers, which the control API can change. The reply is built
+ * once per change, not per request (the benchmarks read it thousands of times a second).
+ */
+class Catalogue {
+  constructor(scale, makeReply) {
+    this.scale = scale;
+    this.makeReply = makeReply;
+    this.reset();
+  }
+
+  reset() {
+    this.products = buildProducts(this.scale);
+    this.cached = undefined;
+    return this.products.length;
+  }
+
+  /** Adds or replaces (same uuid, same place) the `upsert` products, then drops the `remove` uuids. */
+  change({ upsert = [], remove = [] }) {
+    for (const product of upsert) {
+      const index = this.products.findIndex((existing) => existing.uuid === product.uuid);
+      if (index === -1) this.products.push(product);
+      else this.products[index] = product;
+    }
+    const removed = new Set(remove);
+    this.products = this.products.filter((product) => !removed.has(product.uuid));
+    this.cached = undefined;
+    return this.products.length;
+  }
+
+  reply() {
+    this.cached ??= this.makeReply({ success: true, totalResults: this.products.length, results: this.products });
+    return this.cached;
+  }
+}
+
+module.exports = { buildProducts, Catalogue, CATALOGUE };

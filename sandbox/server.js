@@ -11,7 +11,7 @@ const { TokenStore, bearerToken, invalidTokenReply } = require('./auth');
 const { CampaignStore } = require('./campaigns');
 const { RequestLog, FaultList, faultReplacesReply } = require('./control');
 const { sharedGeocoder } = require('./geocode');
-const { buildProducts } = require('./products');
+const { Catalogue } = require('./products');
 const { createHandlers } = require('./handlers');
 
 const DEFAULTS = {
@@ -141,14 +141,13 @@ async function startSandbox(options = {}) {
 
   const doc = loadDocument();
   const ajv = createAjv(doc);
-  const products = buildProducts(settings.productsScale);
   const context = {
     tokens: new TokenStore(settings),
     campaigns: new CampaignStore(settings.dataDir),
     requests: new RequestLog(1000),
     faults: new FaultList(),
     geocoder: sharedGeocoder(),
-    productsReply: jsonReply(200, { success: true, totalResults: products.length, results: products }),
+    catalogue: new Catalogue(settings.productsScale, (body) => jsonReply(200, body)),
     validateFault: ajv.getSchema(pointerTo('components', 'schemas', 'FaultRequest')),
   };
   await context.campaigns.open();
@@ -301,7 +300,7 @@ async function startSandbox(options = {}) {
   log(`  Bearer token(s):          ${settings.tokens.join(', ')}`);
   log(`  OAuth2 token URL:         ${url}/oauth/token (client credentials)`);
   log(`  OAuth2 client id/secret:  ${settings.clientId} / ${settings.clientSecret}`);
-  log(`  Control API:              ${url}/_sandbox/campaigns, /_sandbox/requests, /_sandbox/faults, /_sandbox/reset`);
+  log(`  Control API:              ${url}/_sandbox/campaigns, /_sandbox/requests, /_sandbox/faults, /_sandbox/products, /_sandbox/reset`);
   log(`  Campaign journal:         ${context.campaigns.journalPath || 'in memory (use --data-dir to keep it)'}`);
   log('  Place data: GeoNames (CC BY 4.0, geonames.org); land outlines: Natural Earth.');
 

@@ -255,3 +255,42 @@ describe('close()', () => {
     expect(String(await pending)).toMatch(/socket hang up|ECONNRESET/);
   });
 });
+
+describe('the product catalogue', () => {
+  const NEW = {
+    uuid: '6f1c2b9e-8d1a-4f7e-9a51-2c3d4e5f6a7b',
+    name: 'Promo Kilat 8 GB',
+    description: 'Kuota utama 8 GB. Masa aktif 7 hari.',
+    details: { data: { mainQuota: '8589934592', nightQuota: '0', appsQuota: '0' } },
+    price: { amount: 12000, currency: 'IDR' },
+  };
+  async function catalogue() {
+    const reply = await call(sandbox, 'GET', '/io/products');
+    expectSchema(reply.json, 'components', 'schemas', 'ProductList');
+    return reply.json.results as Array<{ uuid: string; name: string; price: { amount: number } }>;
+  }
+
+  test('adds, changes in place and removes products; reset restores the built-in list', async () => {
+    const before = await catalogue();
+    const [first, second] = before;
+    const changed = { ...NEW, uuid: first.uuid, name: first.name, price: { amount: 1000, currency: 'IDR' } };
+    const reply = await call(sandbox, 'POST', '/_sandbox/products', { json: { upsert: [NEW, changed], remove: [second.uuid] } });
+    expect(reply.json).toEqual({ totalResults: before.length });
+    const after = await catalogue();
+    expect(after.map((product) => product.uuid)).toEqual([first.uuid, ...before.slice(2).map((product) => product.uuid), NEW.uuid]);
+    expect(after[0].price.amount).toBe(1000);
+
+    expect((await call(sandbox, 'DELETE', '/_sandbox/products')).json).toEqual({ totalResults: before.length });
+    expect(await catalogue()).toEqual(before);
+    await call(sandbox, 'POST', '/_sandbox/products', { json: { remove: [first.uuid] } });
+    await call(sandbox, 'POST', '/_sandbox/reset');
+    expect(await catalogue()).toEqual(before);
+  });
+
+  test('a bad change is refused with the fields named', async () => {
+    const reply = await call(sandbox, 'POST', '/_sandbox/products', { json: { upsert: [{ ...NEW, price: { amount: -1, currency: 'IDR' } }] } });
+    expect(reply.status).toBe(400);
+    expect(JSON.stringify(reply.json.error.details)).toContain('price');
+    expect((await call(sandbox, 'POST', '/_sandbox/products', { json: {} })).status).toBe(400);
+  });
+});
