@@ -1,5 +1,5 @@
 import { parseRetryAfter, RETRY, retryDelayMs } from '../../nodes/LbaAds/transport';
-import { readableSize } from '../../nodes/LbaAds/actions/product/getMany.operation';
+import { readableSize } from '../../nodes/LbaAds/helpers/products';
 
 describe('retry policy (pure)', () => {
 	it('retries 429 and 5xx and connection resets with growing, bounded delays', () => {

@@ -6,7 +6,7 @@ import { forgetSent } from './campaign/forgetSent.operation';
 import { reverseGeocode } from './location/reverseGeocode.operation';
 import { getMany } from './product/getMany.operation';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runItems, type Operation } from '../helpers/runItems';
-import { createTransport, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, type CredentialType } from '../transport';
+import { connect, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../transport';
 
 const operations: Record<string, Record<string, Operation<unknown>>> = {
 	campaign: { create: create as Operation<unknown> },
@@ -43,10 +43,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
 
-	const credentialType: CredentialType =
-		this.getNodeParameter('authentication', 0, 'accessToken') === 'oAuth2' ? 'lbaAdsOAuth2Api' : 'lbaAdsApi';
-	const credentials = await this.getCredentials(credentialType);
-	const transport = createTransport(this, credentialType, credentials, {
+	const transport = await connect(this, this.getNodeParameter('authentication', 0, 'accessToken'), {
 		timeoutMs: wholeNumberOption(this, 'options.timeoutMs', DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS),
 	});
 	const concurrency = wholeNumberOption(this, 'options.concurrency', DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY);

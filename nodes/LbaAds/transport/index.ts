@@ -3,6 +3,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
+	IPollFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	JsonObject,
@@ -91,8 +92,21 @@ function outcomeOf(failure: Failure): FailureOutcome {
 	return failure.networkCode !== undefined && NOT_CONNECTED_CODES.has(failure.networkCode) ? 'refused' : 'unknown';
 }
 
+/** A node run or a trigger's poll: both make requests with n8n's helpers. */
+type RequestContext = IExecuteFunctions | IPollFunctions;
+
+/** The transport for the credential the node's Authentication picks. */
+export async function connect(
+	ctx: RequestContext,
+	authentication: unknown,
+	options: { timeoutMs?: number } = {},
+): Promise<Transport> {
+	const credentialType: CredentialType = authentication === 'oAuth2' ? 'lbaAdsOAuth2Api' : 'lbaAdsApi';
+	return createTransport(ctx, credentialType, await ctx.getCredentials(credentialType), options);
+}
+
 export function createTransport(
-	ctx: IExecuteFunctions,
+	ctx: RequestContext,
 	credentialType: CredentialType,
 	credentials: ICredentialDataDecryptedObject,
 	{ timeoutMs = DEFAULT_TIMEOUT_MS }: { timeoutMs?: number } = {},
@@ -117,8 +131,8 @@ export function createTransport(
 			timeout: timeoutMs,
 			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
 		};
-		return (await ctx.helpers.httpRequestWithAuthentication.call(
-			ctx,
+		return (await (ctx as IExecuteFunctions).helpers.httpRequestWithAuthentication.call(
+			ctx as IExecuteFunctions,
 			credentialType,
 			request,
 			credentialOptions,
@@ -199,7 +213,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 }
 
 function toNodeApiError(
-	ctx: IExecuteFunctions,
+	ctx: RequestContext,
 	failure: Failure,
 	options: ApiRequest,
 	attempt: number,

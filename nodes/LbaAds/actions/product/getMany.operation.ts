@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { toolDescription } from '../../helpers/aiTool';
+import { fetchProducts, simplifyProduct } from '../../helpers/products';
 import type { Operation } from '../../helpers/runItems';
 import { digitsToNumber, shownValue } from '../../helpers/values';
 
@@ -59,18 +60,9 @@ export const getMany: Operation<ProductsRequest> = {
 	},
 
 	async send(ctx, request, transport, itemIndex) {
-		const body = await transport.request({ method: 'GET', path: '/io/products', itemIndex, retry: true });
-		if (!body || typeof body !== 'object' || !Array.isArray(body.results)) {
-			// An HTML error page or a proxy's text with HTTP 200 must not look like an empty catalogue.
-			throw new NodeApiError(ctx.getNode(), {}, {
-				message: 'The LBA service answered GET /io/products without a product list',
-				description: `Expected JSON with a "results" array (spec 2.6), got ${typeof body === 'string' ? 'text' : transport.redact(shownValue(body))}.`,
-				itemIndex,
-			});
-		}
 		// The API has no paging (spec 4.3), so the limit is applied here.
-		const products = (body.results as IDataObject[]).slice(0, request.limit);
-		return request.simplify ? products.map(simplify) : products;
+		const products = (await fetchProducts(ctx, transport, itemIndex)).slice(0, request.limit);
+		return request.simplify ? products.map(simplifyProduct) : products;
 	},
 };
 
@@ -85,45 +77,4 @@ function limit(ctx: IExecuteFunctions, itemIndex: number): number {
 		});
 	}
 	return value;
-}
-
-function simplify(product: IDataObject): IDataObject {
-	const data = ((product.details as IDataObject | undefined)?.data ?? {}) as IDataObject;
-	const price = (product.price ?? {}) as IDataObject;
-	const mainQuotaBytes = bytes(data.mainQuota);
-	const nightQuotaBytes = bytes(data.nightQuota);
-	const appsQuotaBytes = bytes(data.appsQuota);
-	return {
-		uuid: product.uuid ?? null,
-		name: product.name ?? null,
-		description: product.description ?? null,
-		price: typeof price.amount === 'number' ? price.amount : null,
-		currency: price.currency ?? null,
-		mainQuotaBytes,
-		mainQuota: readableSize(mainQuotaBytes),
-		nightQuotaBytes,
-		nightQuota: readableSize(nightQuotaBytes),
-		appsQuotaBytes,
-		appsQuota: readableSize(appsQuotaBytes),
-	};
-}
-
-/** Quotas arrive as numeric text (spec 2.6); anything else becomes null rather than NaN. */
-function bytes(value: unknown): number | null {
-	const number = digitsToNumber(value);
-	return typeof number === 'number' && Number.isFinite(number) ? number : null;
-}
-
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** Binary multiples labelled the way Indonesian operators label quotas (1 GB = 1024 MB). */
-export function readableSize(value: number | null): string | null {
-	if (value === null) return null;
-	let size = value;
-	let unit = 0;
-	while (size >= 1024 && unit < UNITS.length - 1) {
-		size /= 1024;
-		unit++;
-	}
-	return `${Number.isInteger(size) ? size : Number(size.toFixed(2))} ${UNITS[unit]}`;
 }
