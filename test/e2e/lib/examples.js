@@ -14,6 +14,7 @@ const EXAMPLES = {
 	scheduledCampaignLaunch: { file: 'scheduled-campaign-launch.json', id: 'lbaExampleSchedule' },
 	productsUnderPrice: { file: 'products-under-price.json', id: 'lbaExampleProducts' },
 	aiCampaignAssistant: { file: 'ai-campaign-assistant.json', id: 'lbaExampleAiAssistant' },
+	cheaperPackageAlert: { file: 'cheaper-package-alert.json', id: 'lbaExampleCheaperAlert' },
 };
 
 // The OpenAI credential the AI example's chat model points at (the user picks their own).

@@ -109,6 +109,8 @@ export declare class N8nRest {
 	getExecution(id: string): Promise<any>;
 	getExecutionRun(id: string): Promise<ExecutionRun>;
 	runWorkflow(id: string, triggerName?: string): Promise<{ executionId: string }>;
+	activateWorkflow(id: string): Promise<any>;
+	listExecutions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>>;
 	waitForExecution(executionId: string, opts?: { timeoutMs?: number }): Promise<any>;
 }
 export declare function setupOwnerAndLogin(instance: { baseUrl: string }, owner?: Owner): Promise<N8nRest>;
@@ -138,7 +140,7 @@ export declare function runWorkflowFromEditor(
 	opts?: { expectNodes?: string[]; timeoutMs?: number },
 ): Promise<{ request: any; executionId: string }>;
 
-export type ExampleKey = 'geocodeToCampaign' | 'scheduledCampaignLaunch' | 'productsUnderPrice' | 'aiCampaignAssistant';
+export type ExampleKey = 'geocodeToCampaign' | 'scheduledCampaignLaunch' | 'productsUnderPrice' | 'aiCampaignAssistant' | 'cheaperPackageAlert';
 export declare const EXAMPLE_OPENAI_CREDENTIAL: { id: string; name: string };
 export declare const EXAMPLES_DIR: string;
 export declare const EXAMPLES: Record<ExampleKey, { file: string; id: string }>;

@@ -256,6 +256,18 @@ class N8nRest {
 		return this.call('GET', `/rest/executions/${id}`);
 	}
 
+	/** The editor's Publish (activate): POST /rest/workflows/:id/activate with the saved versionId. */
+	async activateWorkflow(id) {
+		const { versionId } = await this.getWorkflow(id);
+		return this.call('POST', `/rest/workflows/${id}/activate`, { versionId });
+	}
+
+	/** A workflow's executions, oldest first (GET /rest/executions filtered by workflowId). */
+	async listExecutions(workflowId) {
+		const list = await this.call('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
+		return [...(list.results ?? list)].sort((a, b) => Number(a.id) - Number(b.id));
+	}
+
 	/**
 	 * POST /rest/workflows/:id/run with `{ triggerToStartFrom: { name } }`: what the editor's
 	 * "Execute workflow" button sends in 2.40 (the server loads the saved workflow itself).
