@@ -47,7 +47,7 @@ describe('Campaign > Create: dry run', () => {
 			{ channel: 2, encoding: 'UCS-2', units: 73, segments: 2, nonGsmCharacter: '“' },
 		]);
 		expect(preview.warnings).toEqual([
-			'Channel 2: "“" is not in the GSM alphabet, so the message is sent as UCS-2 (70 per SMS): 73 units, 2 SMS per recipient.',
+			'Channel 2: “ (U+201C) is not in the GSM alphabet, so the message is sent as UCS-2 (70 per SMS): 73 units, 2 SMS per recipient.',
 			'channels[0].startDate, channels[0].endDate, channels[1].startDate, channels[1].endDate had no UTC offset and were read in Asia/Jakarta.',
 		]);
 	});

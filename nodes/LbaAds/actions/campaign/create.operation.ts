@@ -363,9 +363,14 @@ function smsWarnings(sms: ChannelSms[]): string[] {
 		.filter(({ encoding, segments }) => encoding === 'UCS-2' || segments > 1)
 		.map(({ channel, encoding, units, segments, nonGsmCharacter }) =>
 			encoding === 'UCS-2'
-				? `Channel ${channel}: "${nonGsmCharacter}" is not in the GSM alphabet, so the message is sent as UCS-2 (70 per SMS): ${units} units, ${segments} SMS per recipient.`
+				? `Channel ${channel}: ${nonGsmCharacter} (${codePoint(nonGsmCharacter)}) is not in the GSM alphabet, so the message is sent as UCS-2 (70 per SMS): ${units} units, ${segments} SMS per recipient.`
 				: `Channel ${channel}: ${units} GSM characters take ${segments} SMS per recipient.`,
 		);
+}
+
+/** "U+201C": names a character that may not show well in a font. */
+function codePoint(character = ''): string {
+	return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** The output panel's hints (n8n shows them above the output after a run). */

@@ -1,0 +1,131 @@
+// Create Campaign's dry run and SMS counts in real n8n 2.40.7: run from the editor with
+// Options > Dry Run on, the output shows the exact request, the SMS per recipient and warnings,
+// and the sandbox journal shows nothing was sent. Turned off, the same node sends exactly the
+// previewed body. Screenshots for the README.
+import * as e2e from './lib';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandbox } = require('../../sandbox/server');
+
+const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
+
+type Json = Record<string, any>;
+
+const NODE = 'Preview the campaign';
+const CURLY = 'Diskon “spesial” 20% 🎉 hari ini di Warung Kita Bandung. Tunjukkan SMS ini di kasir, berlaku sampai Minggu!';
+const channel = (telcoId: string, message: string) => ({
+	sender: 'WARUNGKITA',
+	locationId: 161,
+	smsQty: 1000,
+	message,
+	startDate: '2026-12-05T09:00:00',
+	endDate: '2026-12-06T21:00:00',
+	telcoId,
+});
+const parameters = (dryRun: boolean) => ({
+	resource: 'campaign',
+	operation: 'create',
+	name: 'Weekend promo Bandung',
+	campaignDescription: 'Dry run first',
+	categoryId: 10,
+	channelsInput: 'fields',
+	channels: { channel: [channel('tsel', 'Diskon 20% akhir pekan ini di Warung Kita!'), channel('xl', CURLY)] },
+	options: { dryRun },
+});
+const WORKFLOW = {
+	id: 'lbaDryRun',
+	name: 'Dry run of a campaign',
+	nodes: [
+		{ id: 'dr-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'dr-lba',
+			name: NODE,
+			type: 'n8n-nodes-lba-ads.lbaAds',
+			typeVersion: 1,
+			position: [240, 0],
+			parameters: parameters(true),
+			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
+		},
+	],
+	connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+	settings: { executionOrder: 'v1', timezone: 'Asia/Jakarta' },
+};
+
+describeE2E('Create Campaign dry run in real n8n 2.40.7', () => {
+	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
+	let userFolder: e2e.UserFolder;
+	let n8n: e2e.N8nInstance | undefined;
+	let rest: e2e.N8nRest;
+
+	async function campaignRequests(): Promise<Json[]> {
+		const { requests } = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as Json;
+		return requests.filter((request: Json) => request.path === '/lba/campaign');
+	}
+
+	beforeAll(async () => {
+		e2e.n8nBin();
+		sandbox = await startSandbox({ port: 0, quiet: true });
+		userFolder = e2e.makeUserFolder('lba-e2e-dry-run-');
+		await e2e.installCommunityPackage(userFolder, await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir));
+		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
+		await e2e.importWorkflow(userFolder, [WORKFLOW]);
+		n8n = await e2e.startN8n(userFolder);
+		rest = await e2e.setupOwnerAndLogin(n8n);
+	}, 15 * 60 * 1000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await sandbox?.close();
+		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
+		else userFolder?.cleanup();
+	});
+
+	test('from the editor: the exact request, SMS per recipient and warnings, nothing sent; then the real send matches it', async () => {
+		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		let executionId: string;
+		try {
+			const page = session.page;
+			await e2e.signInThroughUi(page, n8n!.baseUrl, e2e.DEFAULT_OWNER);
+			await e2e.openWorkflow(page, n8n!.baseUrl, WORKFLOW.id);
+			({ executionId } = await e2e.runWorkflowFromEditor(page, { expectNodes: [NODE] }));
+			await e2e.openNodePanel(page, NODE);
+			const ndv = page.locator('[data-test-id="ndv"]');
+			await ndv.getByText('JSON', { exact: true }).first().click();
+			await ndv.getByText('smsPerRecipient', { exact: false }).first().waitFor({ timeout: 30_000 });
+			await page.waitForTimeout(800);
+			await e2e.screenshot(page, 'dry-run-output');
+		} finally {
+			await session.close();
+		}
+
+		expect(await campaignRequests()).toHaveLength(0);
+		const run = await rest.getExecutionRun(executionId!);
+		const [preview] = run.output(NODE);
+		expect(preview).toMatchObject({
+			dryRun: true,
+			sent: false,
+			request: { method: 'POST', path: '/lba/campaign', body: { name: 'Weekend promo Bandung', categoryId: 10 } },
+			smsPerRecipient: [
+				{ channel: 1, encoding: 'GSM-7', units: 42, segments: 1 },
+				{ channel: 2, encoding: 'UCS-2', units: 107, segments: 2, nonGsmCharacter: '“' },
+			],
+			assumedTimezone: 'Asia/Jakarta',
+		});
+		expect(preview.request.body.channels[1]).toMatchObject({ startDate: '2026-12-05T09:00:00+07:00', endDate: '2026-12-06T21:00:00+07:00' });
+		expect(preview.warnings[0]).toBe('Channel 2: “ (U+201C) is not in the GSM alphabet, so the message is sent as UCS-2 (70 per SMS): 107 units, 2 SMS per recipient.');
+		// n8n shows the SMS warning as a hint above the output.
+		expect(JSON.stringify(run.run.resultData.runData[NODE][0].hints ?? [])).toContain('2 SMS per recipient');
+
+		// Dry Run off: the same node sends the body it previewed, once.
+		const saved = await rest.getWorkflow(WORKFLOW.id);
+		const nodes = saved.nodes.map((node: Json) => (node.name === NODE ? { ...node, parameters: parameters(false) } : node));
+		await rest.call('PATCH', `/rest/workflows/${WORKFLOW.id}`, { nodes, connections: saved.connections, versionId: saved.versionId });
+		const { executionId: realId } = await rest.runWorkflow(WORKFLOW.id, 'Start');
+		await rest.waitForExecution(realId);
+		const [created] = (await rest.getExecutionRun(realId)).output(NODE);
+		expect(created).toMatchObject({ status: 'Published', smsPerRecipient: preview.smsPerRecipient, idempotencyKey: preview.idempotencyKey });
+		const sent = await campaignRequests();
+		expect(sent).toHaveLength(1);
+		expect(sent[0].body).toEqual(preview.request.body);
+	});
+});
