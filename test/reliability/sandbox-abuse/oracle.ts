@@ -15,7 +15,7 @@ export const TOKEN = 'lba-sandbox-token';
 export const CLIENT_ID = 'lba-sandbox-client';
 export const CLIENT_SECRET = 'lba-sandbox-secret';
 
-type Operation = 'createCampaign' | 'getLocation' | 'getProducts' | 'issueToken' | 'addFault' | 'control';
+type Operation = 'createCampaign' | 'getLocation' | 'getProducts' | 'issueToken' | 'addFault' | 'changeCatalogue' | 'control';
 
 /** Path -> method -> operation: spec section 4, README (token endpoint, control API). */
 export const ROUTES: Record<string, Record<string, Operation>> = {
@@ -26,6 +26,7 @@ export const ROUTES: Record<string, Record<string, Operation>> = {
 	'/_sandbox/campaigns': { GET: 'control', DELETE: 'control' },
 	'/_sandbox/requests': { GET: 'control' },
 	'/_sandbox/faults': { GET: 'control', POST: 'addFault', DELETE: 'control' },
+	'/_sandbox/products': { POST: 'changeCatalogue', DELETE: 'control' },
 	'/_sandbox/reset': { POST: 'control' },
 };
 /** Spec 5: every operation of section 4 needs the bearer token; the token endpoint and the control API do not. */
@@ -190,9 +191,34 @@ function expectedFor(probe: Probe): Expected {
 			if (/"(status|drop|latencyMs)"/.test(text)) throw new Error(`the oracle does not judge fault bodies: ${text}`);
 			return { status: 400, code: 'BAD_REQUEST', route };
 		}
+		case 'changeCatalogue':
+			return catalogueChange(probe, route);
 		case 'control':
 			return { status: 200, code: 'OK', route };
 	}
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** sandbox/openapi.yaml CatalogueChange: `{ upsert?: Product[], remove?: uuid[] }`, at least one. */
+function catalogueChange(probe: Probe, route: string): Expected {
+	const refused = { status: 400, code: 'BAD_REQUEST', route };
+	if (mediaType(probe.headers['content-type']) !== 'application/json') return refused;
+	let body: unknown;
+	try {
+		body = JSON.parse(probe.body?.toString('utf8') ?? '');
+	} catch {
+		return refused;
+	}
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return refused;
+	const keys = Object.keys(body);
+	if (keys.length === 0 || keys.some((key) => key !== 'upsert' && key !== 'remove')) return refused;
+	const { upsert = [], remove = [] } = body as { upsert?: unknown; remove?: unknown };
+	if (!Array.isArray(upsert) || !Array.isArray(remove)) return refused;
+	if (upsert.some((item) => item === null || typeof item !== 'object' || Array.isArray(item))) return refused;
+	// Generated bodies never hold a whole product: anything that might be one is refused here rather than guessed.
+	if (upsert.length) throw new Error(`the oracle does not judge product bodies: ${JSON.stringify(upsert).slice(0, 200)}`);
+	return remove.every((uuid) => typeof uuid === 'string' && UUID.test(uuid)) ? { status: 200, code: 'OK', route } : refused;
 }
 
 // --- Judging an answer ------------------------------------------------------------------------
