@@ -92,10 +92,10 @@ function parseLatLng(op, query) {
 }
 
 /**
- * @param {object} context { tokens, campaigns, requests, faults, geocoder, catalogue, validateFault }
+ * @param {object} context { tokens, campaigns, requests, faults, geocoder, catalogue, locations, validateFault }
  */
 function createHandlers(context) {
-  const { tokens, campaigns, requests, faults, geocoder, catalogue, validateFault } = context;
+  const { tokens, campaigns, requests, faults, geocoder, catalogue, locations, validateFault } = context;
 
   return {
     async createCampaign({ req, op, raw }) {
@@ -128,6 +128,11 @@ function createHandlers(context) {
       return catalogue.reply();
     },
 
+    getLocations({ query }) {
+      const results = locations.search(query.get('name'));
+      return jsonReply(200, { success: true, totalResults: results.length, results });
+    },
+
     issueToken({ req, raw }) {
       if (mediaType(req.headers['content-type']) !== 'application/x-www-form-urlencoded') {
         return jsonReply(
@@ -140,7 +145,14 @@ function createHandlers(context) {
     },
 
     listReceivedCampaigns() {
-      return jsonReply(200, { campaigns: campaigns.list() });
+      const list = campaigns.list().map((campaign) => ({
+        ...campaign,
+        targets: (Array.isArray(campaign.request?.channels) ? campaign.request.channels : []).map((channel) => ({
+          locationId: channel?.locationId ?? null,
+          place: locations.place(channel?.locationId),
+        })),
+      }));
+      return jsonReply(200, { campaigns: list });
     },
 
     async resetReceivedCampaigns() {

@@ -11,6 +11,7 @@ const { TokenStore, bearerToken, invalidTokenReply } = require('./auth');
 const { CampaignStore } = require('./campaigns');
 const { RequestLog, FaultList, faultReplacesReply } = require('./control');
 const { sharedGeocoder } = require('./geocode');
+const { Locations } = require('./locations');
 const { Catalogue } = require('./products');
 const { createHandlers } = require('./handlers');
 
@@ -148,6 +149,7 @@ async function startSandbox(options = {}) {
     faults: new FaultList(),
     geocoder: sharedGeocoder(),
     catalogue: new Catalogue(settings.productsScale, (body) => jsonReply(200, body)),
+    locations: new Locations(),
     validateFault: ajv.getSchema(pointerTo('components', 'schemas', 'FaultRequest')),
   };
   await context.campaigns.open();

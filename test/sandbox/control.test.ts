@@ -294,3 +294,11 @@ describe('the product catalogue', () => {
     expect((await call(sandbox, 'POST', '/_sandbox/products', { json: {} })).status).toBe(400);
   });
 });
+
+test('the campaign journal names the place each channel targets (GET /lba/locations), or null', async () => {
+  const campaign = validCampaign();
+  campaign.channels = [{ ...campaign.channels[0], locationId: 3273 }, { ...campaign.channels[0], locationId: 161, telcoId: 'xl' }];
+  expect((await call(sandbox, 'POST', '/lba/campaign', { json: campaign })).status).toBe(200);
+  const [received] = await campaigns();
+  expect(received.targets).toEqual([{ locationId: 3273, place: 'Kota Bandung' }, { locationId: 161, place: null }]);
+});

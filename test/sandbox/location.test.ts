@@ -1,6 +1,6 @@
 // GET /io/location (spec 4.2, 2.5): Google-format reverse geocoding from offline data.
 
-import { Sandbox, call, startTestSandbox } from './helpers';
+import { Sandbox, call, expectSchema, startTestSandbox } from './helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { sharedGeocoder, KdTree, toUnitVector } = require('../../sandbox/geocode');
@@ -217,5 +217,26 @@ describe('land mask', () => {
     ['the Southern Ocean', -60, 0, false],
   ])('%s -> land %s', (_label, lat, lng, expected) => {
     expect(land.contains(lat, lng)).toBe(expected);
+  });
+});
+
+describe('GET /lba/locations (beyond the API document)', () => {
+  test('lists regencies and cities with the BPS code as locationId, filtered by name; the journal names each channel\'s place', async () => {
+    const all = await call(sandbox, 'GET', '/lba/locations');
+    expect(all.status).toBe(200);
+    expectSchema(all.json, 'components', 'schemas', 'LocationList');
+    expect(all.json.totalResults).toBeGreaterThan(500);
+    const bandung = await call(sandbox, 'GET', '/lba/locations?name=BANDUNG');
+    expect(bandung.json.results).toEqual([
+      { locationId: 3204, name: 'Kabupaten Bandung', type: 'regency', province: 'Jawa Barat' },
+      { locationId: 3217, name: 'Kabupaten Bandung Barat', type: 'regency', province: 'Jawa Barat' },
+      { locationId: 3273, name: 'Kota Bandung', type: 'city', province: 'Jawa Barat' },
+    ]);
+    expect((await call(sandbox, 'GET', '/lba/locations', { token: null })).status).toBe(401);
+
+    // Every city the geocoder names is a location, under the same name.
+    const geocoded = await call(sandbox, 'GET', '/io/location?latlng=-7.2575,112.7521');
+    const city = geocoded.json.results[0].address_components.find((part: { types: string[] }) => part.types.includes('administrative_area_level_2')).long_name;
+    expect(all.json.results.filter((location: { name: string }) => location.name === city)).toHaveLength(1);
   });
 });

@@ -15,13 +15,14 @@ export const TOKEN = 'lba-sandbox-token';
 export const CLIENT_ID = 'lba-sandbox-client';
 export const CLIENT_SECRET = 'lba-sandbox-secret';
 
-type Operation = 'createCampaign' | 'getLocation' | 'getProducts' | 'issueToken' | 'addFault' | 'changeCatalogue' | 'control';
+type Operation = 'createCampaign' | 'getLocation' | 'getLocations' | 'getProducts' | 'issueToken' | 'addFault' | 'changeCatalogue' | 'control';
 
 /** Path -> method -> operation: spec section 4, README (token endpoint, control API). */
 export const ROUTES: Record<string, Record<string, Operation>> = {
 	'/lba/campaign': { POST: 'createCampaign' },
 	'/io/location': { GET: 'getLocation' },
 	'/io/products': { GET: 'getProducts' },
+	'/lba/locations': { GET: 'getLocations' },
 	'/oauth/token': { POST: 'issueToken' },
 	'/_sandbox/campaigns': { GET: 'control', DELETE: 'control' },
 	'/_sandbox/requests': { GET: 'control' },
@@ -30,7 +31,7 @@ export const ROUTES: Record<string, Record<string, Operation>> = {
 	'/_sandbox/reset': { POST: 'control' },
 };
 /** Spec 5: every operation of section 4 needs the bearer token; the token endpoint and the control API do not. */
-const NEEDS_TOKEN = new Set<Operation>(['createCampaign', 'getLocation', 'getProducts']);
+const NEEDS_TOKEN = new Set<Operation>(['createCampaign', 'getLocation', 'getLocations', 'getProducts']);
 
 /**
  * The answer expected. `code` names the kind of answer: `error.code` of a SandboxError or
@@ -180,6 +181,7 @@ function expectedFor(probe: Probe): Expected {
 				? { status: 200, code: 'OK', route }
 				: { status: 400, code: 'INVALID_REQUEST', route };
 		case 'getProducts':
+		case 'getLocations':
 			return { status: 200, code: 'OK', route };
 		case 'issueToken':
 			return tokenEndpoint(probe);
