@@ -3,9 +3,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as createCampaign from './actions/campaign/create.operation';
 import * as forgetSentCampaigns from './actions/campaign/forgetSent.operation';
+import * as findTargetingLocation from './actions/location/findTargetingLocation.operation';
 import * as reverseGeocode from './actions/location/reverseGeocode.operation';
 import * as getManyProducts from './actions/product/getMany.operation';
 import { router } from './actions/router';
+import { searchLocations } from './methods/searchLocations';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './helpers/runItems';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './transport';
 
@@ -79,6 +81,12 @@ export class LbaAds implements INodeType {
 				displayOptions: { show: { resource: ['location'] } },
 				options: [
 					{
+						name: 'Find Targeting Location',
+						value: 'findTargetingLocation',
+						action: 'Find a targeting location',
+						description: 'Find the Location ID of a regency or city, e.g. the city of a geocoded address',
+					},
+					{
 						name: 'Reverse Geocode',
 						value: 'reverseGeocode',
 						action: 'Reverse geocode a location',
@@ -105,6 +113,7 @@ export class LbaAds implements INodeType {
 			},
 			...createCampaign.description,
 			...forgetSentCampaigns.description,
+			...findTargetingLocation.description,
 			...reverseGeocode.description,
 			...getManyProducts.description,
 			{
@@ -164,6 +173,8 @@ export class LbaAds implements INodeType {
 			},
 		],
 	};
+
+	methods = { listSearch: { searchLocations } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { create } from './campaign/create.operation';
 import { forgetSent } from './campaign/forgetSent.operation';
+import { findTargetingLocation } from './location/findTargetingLocation.operation';
 import { reverseGeocode } from './location/reverseGeocode.operation';
 import { getMany } from './product/getMany.operation';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runItems, type Operation } from '../helpers/runItems';
@@ -10,7 +11,10 @@ import { connect, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../
 
 const operations: Record<string, Record<string, Operation<unknown>>> = {
 	campaign: { create: create as Operation<unknown> },
-	location: { reverseGeocode: reverseGeocode as Operation<unknown> },
+	location: {
+		findTargetingLocation: findTargetingLocation as Operation<unknown>,
+		reverseGeocode: reverseGeocode as Operation<unknown>,
+	},
 	product: { getMany: getMany as Operation<unknown> },
 };
 

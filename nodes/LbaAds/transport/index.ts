@@ -6,6 +6,7 @@ import type {
 	IPollFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
@@ -92,8 +93,8 @@ function outcomeOf(failure: Failure): FailureOutcome {
 	return failure.networkCode !== undefined && NOT_CONNECTED_CODES.has(failure.networkCode) ? 'refused' : 'unknown';
 }
 
-/** A node run or a trigger's poll: both make requests with n8n's helpers. */
-type RequestContext = IExecuteFunctions | IPollFunctions;
+/** A node run, a trigger's poll or the panel's list search: all make requests with n8n's helpers. */
+type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 /** The transport for the credential the node's Authentication picks. */
 export async function connect(

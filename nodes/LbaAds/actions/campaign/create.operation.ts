@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { isResourceLocatorValue, jsonParse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fromAI, runsAsTool, toolDescription, withToolDefault } from '../../helpers/aiTool';
 import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS, type CampaignBody } from '../../helpers/campaignSchema';
@@ -131,11 +131,28 @@ export const description: INodeProperties[] = [
 					{
 						displayName: 'Location ID',
 						name: 'locationId',
-						type: 'number',
+						type: 'resourceLocator',
 						required: true,
-						default: 0,
-						typeOptions: { minValue: 1, numberPrecision: 0 },
-						description: 'Where the channel distributes the message',
+						default: { mode: 'id', value: '' },
+						description:
+							'Where the channel distributes the message: the Location ID you were given, or one picked from the service\'s list',
+						modes: [
+							{
+								displayName: 'By ID',
+								name: 'id',
+								type: 'string',
+								placeholder: 'e.g. 3273',
+								validation: [
+									{ type: 'regex', properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A Location ID is a whole number' } },
+								],
+							},
+							{
+								displayName: 'From List',
+								name: 'list',
+								type: 'list',
+								typeOptions: { searchListMethod: 'searchLocations', searchable: true, searchFilterRequired: false },
+							},
+						],
 					},
 					{
 						displayName: 'Message',
@@ -280,7 +297,7 @@ export const create: Operation<CreateRequest> = {
 		const zone = timezone(ctx, itemIndex);
 		const fromFields = ctx.getNodeParameter('channelsInput', itemIndex, 'fields') === 'fields';
 		const channels = fromFields
-			? ((ctx.getNodeParameter('channels.channel', itemIndex, []) as IDataObject[]) ?? [])
+			? ((ctx.getNodeParameter('channels.channel', itemIndex, []) as IDataObject[]) ?? []).map(withPlainLocationId)
 			: channelsFromJson(ctx, itemIndex);
 
 		const check = checkCampaign(
@@ -468,6 +485,15 @@ function channelsFromJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
 			description: (error as Error).message,
 		});
 	}
+}
+
+/**
+ * The panel's Location ID is a resource locator ({ __rl, mode, value }); workflows saved by 0.1.0
+ * hold a plain number. Both become the value the campaign schema checks.
+ */
+function withPlainLocationId(channel: IDataObject): IDataObject {
+	const locationId = channel?.locationId as unknown;
+	return isResourceLocatorValue(locationId) ? { ...channel, locationId: locationId.value } : channel;
 }
 
 /** One channel object is a list of one: what an AI model or an earlier node often gives. */

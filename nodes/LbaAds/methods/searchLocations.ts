@@ -1,0 +1,19 @@
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { fetchLocations } from '../helpers/locations';
+import { connect } from '../transport';
+
+/**
+ * The channel's Location ID "From List": GET /lba/locations filtered by what the user types.
+ * A service without the list gets one clear line in the picker (the thrown message); By ID still works.
+ */
+export async function searchLocations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const transport = await connect(this, this.getNodeParameter('authentication', 'accessToken'));
+	const locations = await fetchLocations(this, transport, (filter ?? '').trim());
+	return {
+		results: locations.map((location) => ({
+			name: `${location.name}${typeof location.province === 'string' ? `, ${location.province}` : ''} (${location.locationId})`,
+			value: String(location.locationId),
+		})),
+	};
+}
