@@ -109,6 +109,8 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 		expect(request.channels).toHaveLength(1);
 		expect(request.channels[0].message).toContain(city);
 		expectWibDates(request.channels[0]);
+		// The channel targets the geocoded city's own location, as the sandbox's journal names it.
+		expect((received[0] as unknown as { targets: unknown }).targets).toEqual([{ locationId: request.channels[0].locationId, place: city }]);
 	});
 
 	test('(b) scheduled-campaign-launch: `n8n execute` refuses a Schedule Trigger workflow', async () => {
@@ -181,7 +183,8 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 		for (const field of channelFields) expect(channelText).toContain(field.displayName);
 		const exampleChannel = nodeNamed(e2e.loadExample('geocodeToCampaign'), 'Launch city campaign').parameters.channels.channel[0];
 		await expect(e2e.parameterInput(page, 'sender').locator('input').inputValue()).resolves.toBe(exampleChannel.sender);
-		await expect(e2e.parameterInput(page, 'locationId').locator('input').inputValue()).resolves.toBe(String(exampleChannel.locationId));
+		// Location ID is a resource locator since 0.2: the example gives it from Find Targeting Location.
+		expect(exampleChannel.locationId).toMatchObject({ __rl: true, mode: 'id', value: '={{ $json.locationId }}' });
 		await e2e.screenshot(page, 'examples-node-panel-channels');
 
 		// Category: all 24 of the API's categories, in the description's order.
@@ -217,7 +220,7 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 		const campaignsBefore = await journal();
 		const createdByA = campaignsBefore[0];
 		expect(createdByA.request.name).toContain(await expectedCity());
-		const run = await e2e.runWorkflowFromEditor(page, { expectNodes: ["When clicking 'Execute workflow'", 'Where is the store?', 'Launch city campaign'] });
+		const run = await e2e.runWorkflowFromEditor(page, { expectNodes: ["When clicking 'Execute workflow'", 'Where is the store?', 'Find its targeting location', 'Launch city campaign'] });
 		await e2e.screenshot(page, 'examples-geocode-run-success');
 		await rest.waitForExecution(run.executionId);
 		const exec = await rest.getExecutionRun(run.executionId);

@@ -11,6 +11,7 @@ const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 const EXAMPLES = {
 	geocodeToCampaign: { file: 'geocode-to-campaign.json', id: 'lbaExampleGeocode' },
+	geocodeToCampaignOwnIds: { file: 'geocode-to-campaign-own-ids.json', id: 'lbaExampleGeocodeOwnIds' },
 	scheduledCampaignLaunch: { file: 'scheduled-campaign-launch.json', id: 'lbaExampleSchedule' },
 	productsUnderPrice: { file: 'products-under-price.json', id: 'lbaExampleProducts' },
 	aiCampaignAssistant: { file: 'ai-campaign-assistant.json', id: 'lbaExampleAiAssistant' },

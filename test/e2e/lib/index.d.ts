@@ -140,7 +140,7 @@ export declare function runWorkflowFromEditor(
 	opts?: { expectNodes?: string[]; timeoutMs?: number },
 ): Promise<{ request: any; executionId: string }>;
 
-export type ExampleKey = 'geocodeToCampaign' | 'scheduledCampaignLaunch' | 'productsUnderPrice' | 'aiCampaignAssistant' | 'cheaperPackageAlert';
+export type ExampleKey = 'geocodeToCampaign' | 'geocodeToCampaignOwnIds' | 'scheduledCampaignLaunch' | 'productsUnderPrice' | 'aiCampaignAssistant' | 'cheaperPackageAlert';
 export declare const EXAMPLE_OPENAI_CREDENTIAL: { id: string; name: string };
 export declare const EXAMPLES_DIR: string;
 export declare const EXAMPLES: Record<ExampleKey, { file: string; id: string }>;

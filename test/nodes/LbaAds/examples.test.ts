@@ -33,5 +33,8 @@ describe('examples/geocode-to-campaign.json in the engine', () => {
 		expect(channel.endDate).toBe(now.plus({ days: 7 }).toFormat("yyyy-MM-dd'T'21:00:00+07:00"));
 
 		expect(result.output('Launch city campaign')[0].json).toMatchObject({ status: 'Published', campaignId: sent.campaignId });
+		// The campaign targets the geocoded city's own location (the sandbox journal names it).
+		expect(result.output('Find its targeting location')[0].json).toMatchObject({ found: true, name: place.city });
+		expect((sent as unknown as { targets: unknown }).targets).toEqual([{ locationId: expect.any(Number), place: place.city }]);
 	});
 });
