@@ -49,7 +49,7 @@ export const CHANNELS_FOR_MODEL =
 	`JSON array of 1 to ${LIMITS.channels} channels; each channel sends SMS to one operator's subscribers in one location: ` +
 	'[{"sender": "MYBRAND", "locationId": 161, "smsQty": 1000, "message": "Promo hari ini!", "startDate": "2026-12-01T09:00:00+07:00", "endDate": "2026-12-07T21:00:00+07:00", "telcoId": "tsel"}]. ' +
 	`sender: the sender name the user registered, at most ${LIMITS.sender} characters. ` +
-	'locationId: the whole-number Location ID of the target area, as the user gives it. ' +
+	'locationId: the whole-number Location ID of the target area, as the user gives it or as a Find Targeting Location tool finds it from a city name. ' +
 	`smsQty: how many SMS, 1 to ${LIMITS.smsQty.toLocaleString('en-US')}. message: the SMS text, at most ${LIMITS.message} characters. ` +
 	`telcoId: ${TELCO_LIST}; one channel per operator to reach them all. ` +
 	'startDate and endDate: ISO 8601 with the UTC offset of the place: +07:00 WIB (Java, Sumatra), +08:00 WITA (Bali, Sulawesi), +09:00 WIT (Maluku, Papua); endDate after startDate.';
