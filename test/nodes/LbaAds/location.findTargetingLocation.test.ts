@@ -76,3 +76,12 @@ describe("Campaign > Create: the channel's Location ID", () => {
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
 });
+
+describe('Find Targeting Location as an AI tool', () => {
+	it('the model gives the place name', async () => {
+		const result = await runNode(context, { resource: 'location', operation: 'findTargetingLocation' }, [{ placeName: 'Surabaya' }], {
+			node: { type: 'n8n-nodes-lba-ads.lbaAdsTool' },
+		});
+		expect(result.items[0].json).toMatchObject({ found: true, locationId: 3578, name: 'Kota Surabaya' });
+	});
+});

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toolDescription } from '../../helpers/aiTool';
+import { fromAI, toolDescription, withToolDefault } from '../../helpers/aiTool';
 import { fetchLocations, rankLocations } from '../../helpers/locations';
 import type { Operation } from '../../helpers/runItems';
 
@@ -14,17 +14,20 @@ export const description: INodeProperties[] = [
 		'Finds the Location ID a campaign channel needs for an Indonesian regency or city, from its name (e.g. the city a reverse geocode gave, "Kota Bandung"). ' +
 			'Read-only and free. Fails with a clear message when the service offers no location list: then ask the user for the Location ID.',
 	),
-	{
-		displayName: 'Place Name',
-		name: 'placeName',
-		type: 'string',
-		required: true,
-		default: '={{ $json.city }}',
-		placeholder: 'e.g. Kota Bandung',
-		description:
-			'Regency or city to target, e.g. the `city` of a Reverse Geocode result. "Bandung" also finds "Kota Bandung".',
-		displayOptions: showFor,
-	},
+	...withToolDefault(
+		{
+			displayName: 'Place Name',
+			name: 'placeName',
+			type: 'string',
+			required: true,
+			default: '={{ $json.city }}',
+			placeholder: 'e.g. Kota Bandung',
+			description:
+				'Regency or city to target, e.g. the `city` of a Reverse Geocode result. "Bandung" also finds "Kota Bandung".',
+			displayOptions: showFor,
+		},
+		fromAI('placeName', 'Indonesian regency or city name, e.g. "Kota Bandung" or "Surabaya" (the city a reverse geocode gave)', 'string'),
+	),
 	{
 		displayName: 'Output',
 		name: 'matches',
