@@ -11,13 +11,12 @@ import * as path from 'node:path';
 import * as e2e from './lib';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandbox } = require('../../sandbox/server');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startScriptedModel } = require('./lib/scripted-model');
 
 const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
 
 type Json = Record<string, any>;
+type ScriptedModel = { url: string; turns: Array<Turn & { body: Json }>; setScript(script: (turn: Turn) => Json): void; close(): Promise<void> };
 type Turn = { index: number; api: string; prompt: string; tools: Array<{ name: string; description: string; parameters: Json }>; toolResults: Array<{ name: string; arguments: Json; output: string }> };
 
 /** The tool nodes as n8n names them when added from the node creator (each name becomes the tool's name). */
@@ -127,10 +126,9 @@ const lastResult = (turn: Turn) => turn.toolResults[turn.toolResults.length - 1]
 const parsed = (output: string) => JSON.parse(output) as Json[];
 
 describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
-	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
-	let model: { url: string; turns: Array<Turn & { body: Json }>; setScript(script: (turn: Turn) => Json): void; close(): Promise<void> };
-	let userFolder: e2e.UserFolder;
-	let n8n: e2e.N8nInstance | undefined;
+	let setup: e2e.LbaN8n | undefined;
+	let sandbox: e2e.LbaN8n['sandbox'];
+	let model: ScriptedModel;
 	let rest: e2e.N8nRest;
 	const report: string[] = [];
 
@@ -159,30 +157,21 @@ describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
 	}
 
 	beforeAll(async () => {
-		e2e.n8nBin();
-		sandbox = await startSandbox({ port: 0, quiet: true });
 		model = await startScriptedModel({ model: 'scripted-gpt' });
-		userFolder = e2e.makeUserFolder('lba-e2e-ai-agent-');
-		await e2e.installCommunityPackage(userFolder, await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir));
-		await e2e.importCredentials(userFolder, [
-			e2e.sandboxCredential(sandbox.url, sandbox.tokens[0]),
-			{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } },
-		]);
-		await e2e.importWorkflow(userFolder, Object.values(WORKFLOWS));
-		n8n = await e2e.startN8n(userFolder);
-		rest = await e2e.setupOwnerAndLogin(n8n);
+		setup = await e2e.startLbaN8n('ai-agent', {
+			workflows: Object.values(WORKFLOWS),
+			credentials: () => [{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } }],
+		});
+		({ sandbox, rest } = setup);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.close();
+		await setup?.close();
 		await model?.close();
 		if (report.length) {
 			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'e2e'));
 			fs.writeFileSync(path.join(dir, 'ai-agent-tool.md'), `# What the model received (real n8n 2.40.7, AI Agent 3.1)\n\n${report.join('\n')}\n`);
 		}
-		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
-		else userFolder?.cleanup();
 	});
 
 	test('geocode, then a campaign for the geocoded city: chained by the model; tools described for it', async () => {
@@ -295,36 +284,28 @@ describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
 });
 
 describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and a regular node error panel', () => {
-	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
-	let model: { url: string; turns: Array<Turn & { body: Json }>; setScript(script: (turn: Turn) => Json): void; close(): Promise<void> };
-	let userFolder: e2e.UserFolder;
-	let n8n: e2e.N8nInstance | undefined;
+	let setup: e2e.LbaN8n | undefined;
+	let sandbox: e2e.LbaN8n['sandbox'];
+	let n8n: e2e.N8nInstance;
+	let model: ScriptedModel;
 	let session: e2e.BrowserSession | undefined;
 
 	beforeAll(async () => {
-		e2e.n8nBin();
-		sandbox = await startSandbox({ port: 0, quiet: true });
 		model = await startScriptedModel({ model: 'gpt-4.1-mini' });
-		userFolder = e2e.makeUserFolder('lba-e2e-ai-chat-');
-		await e2e.installCommunityPackage(userFolder, await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir));
-		await e2e.importCredentials(userFolder, [
-			e2e.sandboxCredential(sandbox.url, sandbox.tokens[0]),
-			{ ...e2e.EXAMPLE_OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } },
-		]);
-		await e2e.importWorkflow(userFolder, [REGULAR_ERROR_WORKFLOW, e2e.loadExample('aiCampaignAssistant')]);
-		n8n = await e2e.startN8n(userFolder);
-		await e2e.setupOwnerAndLogin(n8n);
+		setup = await e2e.startLbaN8n('ai-chat', {
+			workflows: [REGULAR_ERROR_WORKFLOW, e2e.loadExample('aiCampaignAssistant')],
+			credentials: () => [{ ...e2e.EXAMPLE_OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } }],
+		});
+		({ sandbox } = setup);
+		n8n = setup.n8n!;
 		session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
 		await e2e.signInThroughUi(session.page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
 		await session?.close();
-		await n8n?.stop();
-		await sandbox?.close();
+		await setup?.close();
 		await model?.close();
-		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
-		else userFolder?.cleanup();
 	});
 
 	test('chat: the agent geocodes, previews the campaign (dry run), and publishes it once after "Yes"', async () => {
@@ -351,7 +332,7 @@ describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and
 			return { text: `Unexpected step ${step}` };
 		});
 
-		await e2e.openWorkflow(page, n8n!.baseUrl, e2e.EXAMPLES.aiCampaignAssistant.id);
+		await e2e.openWorkflow(page, n8n.baseUrl, e2e.EXAMPLES.aiCampaignAssistant.id);
 		await page.locator('[data-test-id="workflow-chat-button"]').click();
 		const input = page.locator('[data-test-id="canvas-chat"] textarea').first();
 		const botMessages = page.locator('[data-test-id="canvas-chat"] .chat-message-from-bot');
@@ -383,7 +364,7 @@ describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and
 	test('the regular node: every problem in the error title, the field labels below it', async () => {
 		const page = session!.page;
 		const before = await journalCount(sandbox.url);
-		await e2e.openWorkflow(page, n8n!.baseUrl, REGULAR_ERROR_WORKFLOW.id);
+		await e2e.openWorkflow(page, n8n.baseUrl, REGULAR_ERROR_WORKFLOW.id);
 		await Promise.all([
 			page.waitForResponse((r) => /\/rest\/workflows\/[^/]+\/run$/.test(new URL(r.url()).pathname), { timeout: 60_000 }),
 			page.locator('[data-test-id="execute-workflow-button"]').click(),

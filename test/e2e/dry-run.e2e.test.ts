@@ -4,9 +4,6 @@
 // previewed body. Screenshots for the README.
 import * as e2e from './lib';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandbox } = require('../../sandbox/server');
-
 const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
 
 type Json = Record<string, any>;
@@ -52,9 +49,9 @@ const WORKFLOW = {
 };
 
 describeE2E('Create Campaign dry run in real n8n 2.40.7', () => {
-	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
-	let userFolder: e2e.UserFolder;
-	let n8n: e2e.N8nInstance | undefined;
+	let setup: e2e.LbaN8n | undefined;
+	let sandbox: e2e.LbaN8n['sandbox'];
+	let n8n: e2e.N8nInstance;
 	let rest: e2e.N8nRest;
 
 	async function campaignRequests(): Promise<Json[]> {
@@ -63,21 +60,12 @@ describeE2E('Create Campaign dry run in real n8n 2.40.7', () => {
 	}
 
 	beforeAll(async () => {
-		e2e.n8nBin();
-		sandbox = await startSandbox({ port: 0, quiet: true });
-		userFolder = e2e.makeUserFolder('lba-e2e-dry-run-');
-		await e2e.installCommunityPackage(userFolder, await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir));
-		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
-		await e2e.importWorkflow(userFolder, [WORKFLOW]);
-		n8n = await e2e.startN8n(userFolder);
-		rest = await e2e.setupOwnerAndLogin(n8n);
+		setup = await e2e.startLbaN8n('dry-run', { workflows: [WORKFLOW] });
+		({ sandbox, n8n, rest } = setup as Required<e2e.LbaN8n>);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.close();
-		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
-		else userFolder?.cleanup();
+		await setup?.close();
 	});
 
 	test('from the editor: the exact request, SMS per recipient and warnings, nothing sent; then the real send matches it', async () => {
@@ -85,8 +73,8 @@ describeE2E('Create Campaign dry run in real n8n 2.40.7', () => {
 		let executionId: string;
 		try {
 			const page = session.page;
-			await e2e.signInThroughUi(page, n8n!.baseUrl, e2e.DEFAULT_OWNER);
-			await e2e.openWorkflow(page, n8n!.baseUrl, WORKFLOW.id);
+			await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
+			await e2e.openWorkflow(page, n8n.baseUrl, WORKFLOW.id);
 			({ executionId } = await e2e.runWorkflowFromEditor(page, { expectNodes: [NODE] }));
 			await e2e.openNodePanel(page, NODE);
 			const ndv = page.locator('[data-test-id="ndv"]');

@@ -5,9 +5,6 @@
 // "Fetch Test Event" on the trigger, for the README's screenshot.
 import * as e2e from './lib';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandbox } = require('../../sandbox/server');
-
 const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
 
 type Json = Record<string, any>;
@@ -43,9 +40,8 @@ const NEW_PACKAGE = {
 };
 
 describeE2E('LBA Ads Trigger in real n8n 2.40.7 (published workflows, polling)', () => {
-	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
-	let userFolder: e2e.UserFolder;
-	let n8n: e2e.N8nInstance | undefined;
+	let setup: e2e.LbaN8n;
+	let sandbox: e2e.LbaN8n['sandbox'];
 	let rest: e2e.N8nRest;
 	let catalogue: Json[];
 
@@ -58,9 +54,12 @@ describeE2E('LBA Ads Trigger in real n8n 2.40.7 (published workflows, polling)',
 		const { requests } = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as Json;
 		return requests.filter((request: Json) => request.path === '/io/products').length;
 	}
-	async function start() {
-		n8n = await e2e.startN8n(userFolder);
-		rest = await e2e.setupOwnerAndLogin(n8n);
+	/** Stops n8n, runs `whileStopped`, and starts the same n8n (same user folder) again. */
+	async function restart(whileStopped: () => Promise<unknown>) {
+		await setup.n8n!.stop();
+		await whileStopped();
+		await setup.start();
+		rest = setup.rest;
 	}
 	/** Waits until `workflowId` has `count` finished executions; returns them, oldest first. */
 	async function executions(workflowId: string, count: number, timeoutMs = POLL_WAIT_MS) {
@@ -80,21 +79,13 @@ describeE2E('LBA Ads Trigger in real n8n 2.40.7 (published workflows, polling)',
 	const summary = (items: Json[]) => items.map((item) => `${item.event} ${item.name}${item.changes?.price ? ` ${item.changes.price.old}->${item.changes.price.new}` : ''}`).sort();
 
 	beforeAll(async () => {
-		e2e.n8nBin();
-		sandbox = await startSandbox({ port: 0, quiet: true });
+		setup = await e2e.startLbaN8n('trigger', { workflows: [ALL_EVENTS, e2e.loadExample('cheaperPackageAlert')] });
+		({ sandbox, rest } = setup);
 		catalogue = ((await (await fetch(`${sandbox.url}/io/products`, { headers: { authorization: `Bearer ${sandbox.tokens[0]}` } })).json()) as Json).results;
-		userFolder = e2e.makeUserFolder('lba-e2e-trigger-');
-		await e2e.installCommunityPackage(userFolder, await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir));
-		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
-		await e2e.importWorkflow(userFolder, [ALL_EVENTS, e2e.loadExample('cheaperPackageAlert')]);
-		await start();
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.close();
-		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
-		else userFolder?.cleanup();
+		await setup?.close();
 	});
 
 	test('publishing records the catalogue; each change is one execution with exactly its events, across polls and a restart', async () => {
@@ -128,9 +119,7 @@ describeE2E('LBA Ads Trigger in real n8n 2.40.7 (published workflows, polling)',
 		]);
 
 		// Change 2 while n8n is down: after the restart, only the removal comes, once.
-		await n8n!.stop();
-		await control('POST', '/_sandbox/products', { remove: [nightly.uuid] });
-		await start();
+		await restart(() => control('POST', '/_sandbox/products', { remove: [nightly.uuid] }));
 		const afterRestart = await executions(ALL_EVENTS.id, 2);
 		expect(summary(await events(afterRestart[1].id))).toEqual([`productRemoved ${nightly.name}`]);
 
@@ -148,8 +137,8 @@ describeE2E('LBA Ads Trigger in real n8n 2.40.7 (published workflows, polling)',
 		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
 		try {
 			const page = session.page;
-			await e2e.signInThroughUi(page, n8n!.baseUrl, e2e.DEFAULT_OWNER);
-			await e2e.openWorkflow(page, n8n!.baseUrl, EXAMPLE);
+			await e2e.signInThroughUi(page, setup.n8n!.baseUrl, e2e.DEFAULT_OWNER);
+			await e2e.openWorkflow(page, setup.n8n!.baseUrl, EXAMPLE);
 			await e2e.openNodePanel(page, 'When data packages change');
 			await page.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]').first().click();
 			const ndv = page.locator('[data-test-id="ndv"]');

@@ -4,9 +4,6 @@
 // the picker and the operation against a service without GET /lba/locations.
 import * as e2e from './lib';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandbox } = require('../../sandbox/server');
-
 const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
 
 type Json = Record<string, any>;
@@ -60,9 +57,9 @@ const PICKER = {
 };
 
 describeE2E('targeting the geocoded place in real n8n 2.40.7', () => {
-	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
-	let userFolder: e2e.UserFolder;
-	let n8n: e2e.N8nInstance | undefined;
+	let setup: e2e.LbaN8n | undefined;
+	let sandbox: e2e.LbaN8n['sandbox'];
+	let n8n: e2e.N8nInstance;
 	let rest: e2e.N8nRest;
 
 	async function journal(): Promise<Json[]> {
@@ -74,21 +71,12 @@ describeE2E('targeting the geocoded place in real n8n 2.40.7', () => {
 	}
 
 	beforeAll(async () => {
-		e2e.n8nBin();
-		sandbox = await startSandbox({ port: 0, quiet: true });
-		userFolder = e2e.makeUserFolder('lba-e2e-targeting-');
-		await e2e.installCommunityPackage(userFolder, await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir));
-		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
-		await e2e.importWorkflow(userFolder, [...STORES.map(exampleFor), PICKER, e2e.loadExample('geocodeToCampaignOwnIds')]);
-		n8n = await e2e.startN8n(userFolder);
-		rest = await e2e.setupOwnerAndLogin(n8n);
+		setup = await e2e.startLbaN8n('targeting', { workflows: [...STORES.map(exampleFor), PICKER, e2e.loadExample('geocodeToCampaignOwnIds')] });
+		({ sandbox, n8n, rest } = setup as Required<e2e.LbaN8n>);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.close();
-		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
-		else userFolder?.cleanup();
+		await setup?.close();
 	});
 
 	test('example (a) for stores in five regencies: each campaign targets its own regency', async () => {
@@ -129,8 +117,8 @@ describeE2E('targeting the geocoded place in real n8n 2.40.7', () => {
 		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
 		try {
 			const page = session.page;
-			await e2e.signInThroughUi(page, n8n!.baseUrl, e2e.DEFAULT_OWNER);
-			await e2e.openWorkflow(page, n8n!.baseUrl, PICKER.id);
+			await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
+			await e2e.openWorkflow(page, n8n.baseUrl, PICKER.id);
 			await e2e.openNodePanel(page, 'Campaign');
 			const picker = page.locator('[data-test-id="resource-locator-locationId"]');
 			await picker.scrollIntoViewIfNeeded();
@@ -152,7 +140,7 @@ describeE2E('targeting the geocoded place in real n8n 2.40.7', () => {
 			// A service without GET /lba/locations: one clear line in the picker.
 			await fault({ path: '/lba/locations', status: 404, times: 100 });
 			await page.keyboard.press('Escape');
-			await e2e.openWorkflow(page, n8n!.baseUrl, PICKER.id);
+			await e2e.openWorkflow(page, n8n.baseUrl, PICKER.id);
 			await e2e.openNodePanel(page, 'Campaign');
 			await page.locator('[data-test-id="resource-locator-locationId"] [data-test-id="rlc-input"]').click();
 			await page.getByText('This LBA service offers no location list', { exact: false }).first().waitFor({ timeout: 30_000 });

@@ -150,3 +150,19 @@ export declare const SANDBOX_CREDENTIAL_NAME: string;
 export declare function loadExample(key: ExampleKey): any;
 export declare function loadAllExamples(): any[];
 export declare function sandboxCredential(baseUrl: string, accessToken: string): CredentialImport;
+
+export interface LbaN8n {
+	sandbox: { url: string; tokens: string[]; close(): Promise<void> };
+	userFolder: UserFolder;
+	n8n: N8nInstance | undefined;
+	rest: N8nRest;
+	/** Starts n8n again (after `n8n.stop()`) and signs in. */
+	start(): Promise<void>;
+	/** Stops n8n and the sandbox; removes the user folder unless LBA_E2E_KEEP=1. */
+	close(): Promise<void>;
+}
+/** Sandbox + n8n user folder with the packed package, the "LBA sandbox" credential (and `credentials`), `workflows`; n8n started, owner signed in. */
+export declare function startLbaN8n(
+	name: string,
+	opts?: { workflows?: object[]; credentials?: (sandboxUrl: string) => CredentialImport[] },
+): Promise<LbaN8n>;

@@ -7,4 +7,5 @@ module.exports = {
 	...require('./server'),
 	...require('./browser'),
 	...require('./examples'),
+	...require('./lba-n8n'),
 };
