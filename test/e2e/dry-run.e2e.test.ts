@@ -61,7 +61,8 @@ describeE2E('Create Campaign dry run in real n8n 2.40.7', () => {
 
 	beforeAll(async () => {
 		setup = await e2e.startLbaN8n('dry-run', { workflows: [WORKFLOW] });
-		({ sandbox, n8n, rest } = setup as Required<e2e.LbaN8n>);
+		({ sandbox, rest } = setup);
+		n8n = setup.n8n!;
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
