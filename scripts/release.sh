@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Makes a release: bump the version, date the changelog, commit, tag, push. The tag starts
+# .github/workflows/release.yml, which tests and publishes to npm with provenance.
+#   bash scripts/release.sh patch|minor|major
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bump="${1:?usage: bash scripts/release.sh patch|minor|major}"
+test -z "$(git status --porcelain)" || { echo "release: the working tree is not clean" >&2; exit 1; }
+grep -q '^## Unreleased' CHANGELOG.md || { echo "release: CHANGELOG.md has no '## Unreleased' section" >&2; exit 1; }
+version="$(npm version "$bump" --no-git-tag-version | tr -d v)"
+sed -i "s/^## Unreleased$/## ${version} ($(date -u +%Y-%m-%d))/" CHANGELOG.md
+git commit -qam "Release ${version}"
+git tag -a "v${version}" -m "Release ${version}"
+git push --follow-tags
+echo "pushed v${version}: the Release workflow tests and publishes it"
