@@ -50,8 +50,8 @@ describe('.github/workflows/release.yml', () => {
 		const work = path.join(dir, 'work');
 		// The clone as of the last commit; any uncommitted file of this checkout is not in it.
 		run(work, 'git', ['remote', 'set-url', 'origin', path.join(dir, 'remote.git')]);
-		run(work, 'git', ['push', '-q', '-u', 'origin', 'HEAD:refs/heads/release-test']);
-		run(work, 'git', ['branch', '-q', '--set-upstream-to=origin/release-test']);
+		run(work, 'git', ['checkout', '-q', '-b', 'release-test']);
+		run(work, 'git', ['push', '-q', '-u', 'origin', 'release-test']);
 		const before = JSON.parse(readFileSync(path.join(work, 'package.json'), 'utf8')).version as string;
 		const [major, minor, patch] = before.split('.').map(Number);
 		const expected = `${major}.${minor}.${patch + 1}`;
