@@ -10,6 +10,7 @@ import { router } from './actions/router';
 import { searchLocations } from './methods/searchLocations';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './helpers/runItems';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './transport';
+import { AUTHENTICATION, CREDENTIALS } from './transport/authentication';
 
 export class LbaAds implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,21 +25,9 @@ export class LbaAds implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'lbaAdsApi', required: true, displayOptions: { show: { authentication: ['accessToken'] } } },
-			{ name: 'lbaAdsOAuth2Api', required: true, displayOptions: { show: { authentication: ['oAuth2'] } } },
-		],
+		credentials: CREDENTIALS,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'Access Token', value: 'accessToken' },
-					{ name: 'OAuth2 (Client Credentials)', value: 'oAuth2' },
-				],
-				default: 'accessToken',
-			},
+			AUTHENTICATION,
 			{
 				displayName: 'Resource',
 				name: 'resource',

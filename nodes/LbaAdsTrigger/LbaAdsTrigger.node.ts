@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { catalogueChanges, type CatalogueEvent, type CatalogueState } from './catalogueChanges';
 import { fetchProducts, simplifyProduct } from '../LbaAds/helpers/products';
 import { connect } from '../LbaAds/transport';
+import { AUTHENTICATION, CREDENTIALS } from '../LbaAds/transport/authentication';
 
 /**
  * Starts a workflow when the data packages of GET /io/products change. The API has no events,
@@ -23,21 +24,9 @@ export class LbaAdsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'lbaAdsApi', required: true, displayOptions: { show: { authentication: ['accessToken'] } } },
-			{ name: 'lbaAdsOAuth2Api', required: true, displayOptions: { show: { authentication: ['oAuth2'] } } },
-		],
+		credentials: CREDENTIALS,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'Access Token', value: 'accessToken' },
-					{ name: 'OAuth2 (Client Credentials)', value: 'oAuth2' },
-				],
-				default: 'accessToken',
-			},
+			AUTHENTICATION,
 			{
 				displayName: 'Events',
 				name: 'events',
