@@ -329,12 +329,14 @@ class N8nRest {
  */
 async function setupOwnerAndLogin(instance, owner = DEFAULT_OWNER) {
 	const rest = new N8nRest(instance.baseUrl);
-	const res = await rest.request('POST', '/rest/owner/setup', {
-		email: owner.email,
-		firstName: owner.firstName,
-		lastName: owner.lastName,
-		password: owner.password,
-	});
+	const body = { email: owner.email, firstName: owner.firstName, lastName: owner.lastName, password: owner.password };
+	let res = await rest.request('POST', '/rest/owner/setup', body);
+	// Seen once in CI: n8n answered "Cannot POST /rest/owner/setup" (404) just after start-up,
+	// before its REST routes were mounted. Give it a few more seconds.
+	for (let attempt = 0; res.status === 404 && attempt < 20; attempt++) {
+		await sleep(500);
+		res = await rest.request('POST', '/rest/owner/setup', body);
+	}
 	const alreadySetUp = res.status === 400 && /already setup/i.test(JSON.stringify(res.body));
 	if (res.status !== 200 && !alreadySetUp) {
 		throw new Error(`POST /rest/owner/setup -> ${res.status}: ${JSON.stringify(res.body)}`);
