@@ -87,9 +87,14 @@ function clientCredentials(authorization, form) {
   return null;
 }
 
-function oauthError(status, error, description, headers = {}) {
-  return jsonReply(status, { error, error_description: description }, { 'Cache-Control': 'no-store', ...headers });
+// The real service (Apigee) answers token errors as {"ErrorCode": "...", "Error": "..."}, not in
+// RFC 6749's {error, error_description}: OAuth2 clients must cope with it, so the sandbox does too.
+function oauthError(status, errorCode, description, headers = {}) {
+  return jsonReply(status, { ErrorCode: errorCode, Error: description }, { 'Cache-Control': 'no-store', ...headers });
 }
+
+// What the real service lists in api_product_list: the API products the client may call.
+const API_PRODUCT_LIST = '[lba-ads-sandbox]';
 
 /** POST /oauth/token (RFC 6749 4.4). `form` is a URLSearchParams of the body. */
 function issueTokenReply(store, authorization, form) {
@@ -106,9 +111,10 @@ function issueTokenReply(store, authorization, form) {
   }
   return jsonReply(
     200,
-    { access_token: store.issue(), token_type: store.tokenType, expires_in: store.ttlSeconds },
+    // As the real service answers: expires_in is a string of seconds, plus api_product_list.
+    { token_type: store.tokenType, access_token: store.issue(), expires_in: String(store.ttlSeconds), api_product_list: API_PRODUCT_LIST },
     { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
   );
 }
 
-module.exports = { TokenStore, bearerToken, invalidTokenReply, issueTokenReply, INVALID_TOKEN_BODY };
+module.exports = { TokenStore, bearerToken, invalidTokenReply, issueTokenReply, oauthError, INVALID_TOKEN_BODY };

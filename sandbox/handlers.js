@@ -4,7 +4,7 @@
 
 const http = require('node:http');
 const { jsonReply, cachedJsonReply, errorReply, mediaType } = require('./http-util');
-const { issueTokenReply } = require('./auth');
+const { issueTokenReply, oauthError } = require('./auth');
 const { detailsFromAjv, campaignSemanticDetails } = require('./validation');
 
 const G_400003_MESSAGE = 'The campaign could not be created because the data are incomplete or invalid.';
@@ -135,11 +135,7 @@ function createHandlers(context) {
 
     issueToken({ req, raw }) {
       if (mediaType(req.headers['content-type']) !== 'application/x-www-form-urlencoded') {
-        return jsonReply(
-          400,
-          { error: 'invalid_request', error_description: 'The body must be application/x-www-form-urlencoded.' },
-          { 'Cache-Control': 'no-store' },
-        );
+        return oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
       }
       return issueTokenReply(tokens, req.headers.authorization, new URLSearchParams(raw.toString('utf8')));
     },

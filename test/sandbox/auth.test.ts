@@ -80,7 +80,8 @@ describe('POST /oauth/token (beyond the spec)', () => {
     const reply = await tokenRequest(sandbox, { Authorization: basic('my-client', 's3cr:et') }, 'grant_type=client_credentials');
     expect(reply.status).toBe(200);
     expect(reply.json.token_type).toBe('Bearer');
-    expect(reply.json.expires_in).toBe(1);
+    expect(reply.json.expires_in).toBe('1');
+    expect(reply.json.api_product_list).toBe('[lba-ads-sandbox]');
     expect(reply.headers['cache-control']).toBe('no-store');
     const token = reply.json.access_token;
     expect((await call(sandbox, 'GET', '/io/products', { token })).status).toBe(200);
@@ -104,29 +105,29 @@ describe('POST /oauth/token (beyond the spec)', () => {
   test('a wrong secret gets 401 invalid_client with WWW-Authenticate, however the client authenticated', async () => {
     const viaHeader = await tokenRequest(sandbox, { Authorization: basic('my-client', 'wrong') }, 'grant_type=client_credentials');
     expect(viaHeader.status).toBe(401);
-    expect(viaHeader.json.error).toBe('invalid_client');
+    expect(viaHeader.json.ErrorCode).toBe('invalid_client');
     expect(viaHeader.headers['www-authenticate']).toMatch(/^Basic/);
 
     const viaBody = await tokenRequest(sandbox, {}, 'grant_type=client_credentials&client_id=my-client&client_secret=wrong');
     expect(viaBody.status).toBe(401);
-    expect(viaBody.json.error).toBe('invalid_client');
+    expect(viaBody.json.ErrorCode).toBe('invalid_client');
     expect(viaBody.headers['www-authenticate']).toMatch(/^Basic/); // RFC 9110: every 401 has it
   });
 
   test('no client credentials at all get 401 invalid_client', async () => {
     const reply = await tokenRequest(sandbox, {}, 'grant_type=client_credentials');
     expect(reply.status).toBe(401);
-    expect(reply.json.error).toBe('invalid_client');
+    expect(reply.json.ErrorCode).toBe('invalid_client');
   });
 
   test('another grant type gets 400 unsupported_grant_type; none gets invalid_request', async () => {
     const auth = { Authorization: basic('my-client', 's3cr:et') };
     const password = await tokenRequest(sandbox, auth, 'grant_type=password&username=a&password=b');
     expect(password.status).toBe(400);
-    expect(password.json.error).toBe('unsupported_grant_type');
+    expect(password.json.ErrorCode).toBe('unsupported_grant_type');
     const none = await tokenRequest(sandbox, auth, '');
     expect(none.status).toBe(400);
-    expect(none.json.error).toBe('invalid_request');
+    expect(none.json.ErrorCode).toBe('invalid_request');
   });
 
   test('a JSON body gets 400 invalid_request', async () => {
@@ -138,7 +139,7 @@ describe('POST /oauth/token (beyond the spec)', () => {
     );
     expectDocumented('POST', '/oauth/token', reply);
     expect(reply.status).toBe(400);
-    expect(reply.json.error).toBe('invalid_request');
+    expect(reply.json.ErrorCode).toBe('invalid_request');
   });
 
   test('the client secret is redacted in the request journal', async () => {

@@ -62,7 +62,7 @@ describe.each(nodeBinaries())('with %s', (node) => {
         { 'Content-Type': 'application/x-www-form-urlencoded' },
         'grant_type=client_credentials&client_id=lba-sandbox-client&client_secret=lba-sandbox-secret',
       );
-      expect(token.json.expires_in).toBe(60);
+      expect(token.json.expires_in).toBe('60');
       expect(server.output().trim().split('\n')).toHaveLength(1);
     } finally {
       await stop(server.child);

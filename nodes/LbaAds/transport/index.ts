@@ -221,7 +221,7 @@ function toNodeApiError(
 	timeoutMs: number,
 	redact: (text: string) => string,
 ): NodeApiError {
-	const received = (failure.body && typeof failure.body === 'object' ? failure.body : {}) as IDataObject;
+	const received = bodyObject(failure.body);
 	// A server (or proxy) that echoes the request back must not get the token into an output.
 	const body = redactedBody(received, redact);
 	const what = `${options.method} ${options.path}`;
@@ -248,6 +248,21 @@ function campaignFate(failure: Failure, options: ApiRequest): string {
 	return outcomeOf(failure) === 'refused'
 		? '; the campaign was not created'
 		: '; the campaign may have been created, so do not send it again';
+}
+
+/**
+ * The answer's JSON body as an object. n8n's OAuth2 client keeps a refused token answer as raw
+ * text when it is not in RFC 6749's shape, as the real service's {"ErrorCode", "Error"} is not.
+ */
+function bodyObject(body: unknown): IDataObject {
+	if (typeof body === 'string') {
+		try {
+			body = JSON.parse(body);
+		} catch {
+			return {};
+		}
+	}
+	return (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as IDataObject;
 }
 
 function redactedBody(body: IDataObject, redact: (text: string) => string): IDataObject {
@@ -289,7 +304,8 @@ function explain(
 				: ' The request was not retried, because the service may already have created the campaign.';
 
 	if (failure.tokenEndpoint) {
-		const reason = String(body.error_description ?? body.error ?? '').trim();
+		// RFC 6749's error_description / error, or the real service's (Apigee) Error / ErrorCode.
+		const reason = String(body.error_description ?? body.Error ?? body.error ?? body.ErrorCode ?? '').trim();
 		const refused = failure.status === undefined ? failure.networkCode === 'EAUTH' : failure.status < 500;
 		return refused
 			? {

@@ -45,7 +45,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * the REST API is up. Logs go to `<userFolder>/n8n.log` (also `instance.logs()`).
  * @returns {Promise<N8nInstance>}
  */
-async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wantedPort } = {}) {
+async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wantedPort, worker, hostname } = {}) {
 	const dir = typeof userFolder === 'string' ? userFolder : userFolder.dir;
 	const port = wantedPort || (await freePort());
 	const brokerPort = await freePort();
@@ -66,7 +66,15 @@ async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wanted
 		...env,
 	});
 	const started = Date.now();
-	const child = spawn(n8nBin(), ['start'], {
+	// `worker: { concurrency }` starts `n8n worker` instead (queue mode), whose only HTTP server is
+	// its health check, put on `port`. `hostname` runs it in its own UTS namespace with that host
+	// name, which n8n reports as the worker's id.
+	const args = worker ? ['worker', `--concurrency=${worker.concurrency || 10}`] : ['start'];
+	if (worker) Object.assign(childEnv, { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) });
+	const [file, argv] = hostname
+		? ['unshare', ['--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', hostname, n8nBin(), ...args]]
+		: [n8nBin(), args];
+	const child = spawn(file, argv, {
 		cwd: dir,
 		env: childEnv,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -128,6 +136,10 @@ async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wanted
 			throw new Error(`n8n did not become healthy within ${timeoutMs} ms; log ${logFile}:\n${output.slice(-4000)}`);
 		}
 		try {
+			if (worker) {
+				if ((await fetch(`${baseUrl}/healthz/readiness`)).ok) break;
+				throw new Error('worker not ready');
+			}
 			const health = await fetch(`${baseUrl}/healthz`);
 			if (health.ok) {
 				const settings = await fetch(`${baseUrl}/rest/settings`);

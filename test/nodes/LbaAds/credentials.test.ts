@@ -91,7 +91,8 @@ describe('LBA Ads OAuth2 API credential (client credentials)', () => {
 		credentials.lbaAdsOAuth2Api.clientSecret = 'not-the-secret';
 		const result = await runNode(context, { ...productsOnce, authentication: 'oAuth2' }, [{}], { ...oauthNode, credentials });
 		// Regression (secrets suite): this read "Could not reach the LBA service… Network error EAUTH. Check the Base URL".
-		expect(errorOf(result)?.message).toMatch(/^The LBA service refused the OAuth2 client credentials/);
+		// The sandbox answers as the real service: 401 {"ErrorCode": "invalid_client", "Error": "Unknown client or wrong secret."}.
+		expect(errorOf(result)?.message).toBe('The LBA service refused the OAuth2 client credentials: Unknown client or wrong secret.');
 		expect(errorOf(result)?.description).toMatch(/^Nothing was sent to GET \/io\/products\. Check the Client ID and Client Secret/);
 		expect((await requests(context)).map((request) => request.path)).toEqual(['/oauth/token']);
 	});

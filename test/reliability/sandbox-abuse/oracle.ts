@@ -230,7 +230,7 @@ function codeOf(json: Record<string, unknown>): string | undefined {
 	const error = json.error;
 	if (error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') return (error as { code: string }).code;
 	if (json.fault) return 'INVALID_TOKEN';
-	if (typeof json.error === 'string') return json.error; // OAuth
+	if (typeof json.ErrorCode === 'string') return json.ErrorCode; // token endpoint (Apigee's shape)
 	if (json.status === 'INVALID_REQUEST') return 'INVALID_REQUEST'; // geocoding
 	return undefined;
 }

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Install Debian's PostgreSQL and Redis (for the queue-mode tests and bench P4) when missing.
+# n8n's queue mode needs both; there is no Docker here, so the tests run private instances
+# of these binaries on loopback ports (test/queue/lib/services.js).
+#
+#   bash scripts/install-queue-services.sh   # no-op when both are installed
+#
+# Needs root (CI runs as root) or passwordless sudo. PostgreSQL refuses to run as root, so
+# the tests start it as Debian's `postgres` user, which the package creates.
+set -euo pipefail
+
+log() { printf '[install-queue-services] %s\n' "$*" >&2; }
+
+have_postgres() { ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 && id postgres >/dev/null 2>&1; }
+have_redis() { command -v redis-server >/dev/null 2>&1; }
+
+if have_postgres && have_redis; then
+  log "found $(ls -d /usr/lib/postgresql/*/bin | tail -1) and $(redis-server --version | cut -d' ' -f1-3)"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo="sudo -n"
+  else
+    log "not root and no sudo: install Debian packages 'postgresql redis-server' by hand"
+    exit 1
+  fi
+fi
+
+start=$(date +%s)
+log "installing Debian packages postgresql redis-server..."
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update
+# policy-rc.d 101: install without starting the system-wide services; the tests run their own.
+policy=/usr/sbin/policy-rc.d
+added_policy=""
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+  $sudo chmod +x "$policy"
+  added_policy=1
+fi
+$sudo apt-get install -y --no-install-recommends postgresql redis-server
+[ -n "$added_policy" ] && $sudo rm -f "$policy"
+if ! have_postgres || ! have_redis; then
+  log "apt-get finished but PostgreSQL or Redis is still missing"
+  exit 1
+fi
+log "installed in $(( $(date +%s) - start ))s"
