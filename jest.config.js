@@ -3,9 +3,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The real-n8n end-to-end tests and the reliability suite take minutes;
-  // `npm run test:e2e` and `npm run test:reliability` run them.
-  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.reliability\\.test\\.ts$'],
+  // The real-n8n end-to-end tests, the reliability suite and the queue-mode suite take minutes;
+  // `npm run test:e2e`, `npm run test:reliability` and `npm run test:queue` run them.
+  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.reliability\\.test\\.ts$', '\\.queue\\.test\\.ts$'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
   },

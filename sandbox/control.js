@@ -1,6 +1,8 @@
 'use strict';
 // State behind the /_sandbox/ control API: the recent-request journal and programmed faults.
 
+const crypto = require('node:crypto');
+
 const KEPT_BODY_BYTES = 64 * 1024;
 
 /**
@@ -36,6 +38,7 @@ class RequestLog {
       path: entry.path,
       query: queryObject(entry.query),
       headers: redactHeaders(entry.headers),
+      ...tokenFingerprint(entry.headers.authorization),
       body: bodyForLog(entry.raw, entry.mediaType),
       status: entry.status,
     }));
@@ -64,6 +67,15 @@ function redactHeaders(headers) {
     copy.authorization = scheme && scheme !== copy.authorization ? `${scheme} [redacted]` : '[redacted]';
   }
   return copy;
+}
+
+/**
+ * Which bearer token a request carried, without the token: the first 12 hex digits of its
+ * SHA-256. Tests use it to see that two n8n processes used the same OAuth2 token.
+ */
+function tokenFingerprint(authorization) {
+  const match = /^Bearer +(\S+)/i.exec(String(authorization || ''));
+  return match ? { tokenFingerprint: crypto.createHash('sha256').update(match[1]).digest('hex').slice(0, 12) } : {};
 }
 
 /** What the journal keeps of a body: parsed JSON or form fields when they parse, else text. */

@@ -1,5 +1,7 @@
 // The /_sandbox/ control API: received campaigns, recent requests and programmed faults.
 
+import { createHash } from 'node:crypto';
+
 import { Sandbox, call, expectSchema, rawRequest, sleep, startTestSandbox, validCampaign } from './helpers';
 
 let sandbox: Sandbox;
@@ -57,6 +59,10 @@ describe('recent requests', () => {
     expect(list[0].body).toBeNull();
     expect(list[1].headers.authorization).toBe('Bearer [redacted]');
     expect(JSON.stringify(list)).not.toContain(sandbox.tokens[0]);
+    // Which token was used, without the token: the same token gives the same fingerprint.
+    expect(list[1].tokenFingerprint).toBe(createHash('sha256').update('wrong').digest('hex').slice(0, 12));
+    expect(list[0].tokenFingerprint).toBe(list[2].tokenFingerprint);
+    expect(list[0].tokenFingerprint).not.toBe(list[1].tokenFingerprint);
     expect(list[2].body).toEqual(validCampaign());
     for (const entry of list) expect(Date.parse(entry.at)).not.toBeNaN();
   });

@@ -105,6 +105,8 @@ async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wanted
 		userFolder: dir,
 		logFile,
 		logs: () => output,
+		/** `{ code, signal }` once the process has exited, else null. */
+		exited: () => exited,
 		/** Stop n8n (SIGTERM to its process group, SIGKILL after graceMs). */
 		async stop(graceMs = 20000) {
 			if (exited) return exited;

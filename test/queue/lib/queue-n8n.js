@@ -59,8 +59,12 @@ async function startQueueN8n(name, opts = {}) {
 	}
 
 	const setup = { sandbox, postgres, redis, env, main: undefined, rest: undefined, workers: [] };
-	setup.main = await startN8n(mainDir, { env });
-	setup.rest = await setupOwnerAndLogin(setup.main);
+	setup.startMain = async () => {
+		setup.main = await startN8n(mainDir, { env });
+		setup.rest = await setupOwnerAndLogin(setup.main);
+		return setup.main;
+	};
+	await setup.startMain();
 
 	/** Starts worker number `index` (1-based) with host name lba-worker-<index>, its id in n8n's logs. */
 	setup.startWorker = async (index, { concurrency: workerConcurrency = concurrency } = {}) => {
@@ -78,6 +82,22 @@ async function startQueueN8n(name, opts = {}) {
 		const started = new RegExp(`Worker started execution ${executionId} \\(`);
 		const ran = setup.workers.filter((worker) => worker && started.test(worker.logs()));
 		return ran.length === 1 ? ran[0].name : ran.length === 0 ? undefined : ran.map((w) => w.name).join('+');
+	};
+
+	/** Starts again, as an orchestrator would, every process that has exited; returns their names. */
+	setup.restartExited = async () => {
+		const restarted = [];
+		if (setup.main.exited()) {
+			restarted.push('main');
+			await setup.startMain();
+		}
+		for (const [index, worker] of setup.workers.entries()) {
+			if (worker && worker.exited()) {
+				restarted.push(worker.name);
+				await setup.startWorker(index + 1);
+			}
+		}
+		return restarted;
 	};
 
 	setup.stop = async () => {
