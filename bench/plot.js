@@ -16,6 +16,7 @@ function rowsOf(results) {
 		rows.push({ label: 'P2 List Products: peak RSS vs HTTP + Split Out', s: results.p2.peakRssRatio, target: 1, better: 'lower' });
 		rows.push({ label: 'P2 List Products: live heap vs HTTP + Split Out', s: results.p2.liveHeapRatio, target: 1, better: 'lower' });
 	}
+	if (results.p4) rows.push({ label: 'P4 queue mode: executions/s, 2 workers vs 1', s: results.p4.speedup, target: 1, better: 'higher' });
 	if (results.p3) {
 		for (const s of Object.values(results.p3.endpoints)) {
 			rows.push({ label: `P3 ${s.label}: req/s vs Prism`, s: s.vsPrism, target: 10, better: 'higher' });

@@ -1,6 +1,7 @@
 'use strict';
-// npm run bench [-- --only=p1,p2,p3] [--rounds=N] [--quick]
-// Runs P3 (sandbox HTTP), P1 (node throughput in real n8n) and P2 (memory in real n8n),
+// npm run bench [-- --only=p1,p2,p3,p4] [--rounds=N] [--quick]
+// Runs P3 (sandbox HTTP), P1 (node throughput in real n8n), P2 (memory in real n8n) and P4
+// (queue-mode throughput, 1 vs 2 workers),
 // prints a table, writes bench/results/latest.json and bench/results/latest.svg.
 // Every figure is a ratio of contenders measured in the same run, per round, then the
 // median with min–max over rounds.
@@ -10,6 +11,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 
 const { runP3 } = require('./p3');
+const { runP4 } = require('./p4');
 const { startSandbox } = require('./processes');
 const n8n = require('./n8n');
 const e2e = require('../test/e2e/lib');
@@ -17,7 +19,7 @@ const { renderSvg } = require('./plot');
 
 const { values: flags } = parseArgs({
 	options: {
-		only: { type: 'string', default: 'p1,p2,p3' },
+		only: { type: 'string', default: 'p1,p2,p3,p4' },
 		rounds: { type: 'string', default: '3' },
 		quick: { type: 'boolean', default: false }, // tiny sizes, to check the bench itself works
 	},
@@ -184,6 +186,12 @@ function table(results) {
 		rows.push([`P2 List Products, ${s.products.toLocaleString('en-US')} items: peak RSS growth vs HTTP Request + Split Out`, num(s.lbaPeakRssDeltaBytes, m), num(s.httpPeakRssDeltaBytes, m), fx(s.peakRssRatio), '≤ 1.0×']);
 		rows.push([`P2 same: live heap after the run`, num(s.lbaLiveHeapDeltaBytes, m), num(s.httpLiveHeapDeltaBytes, m), fx(s.liveHeapRatio), '≤ 1.0×']);
 	}
+	if (results.p4) {
+		const s = results.p4;
+		const label = `P4 queue mode, ${s.calls} webhook calls (geocode + campaign), ${s.callers} callers, worker concurrency ${s.concurrency}`;
+		rows.push([`${label}: executions/s, 2 workers vs 1`, num(s.twoWorkersPerSec, (x) => x.toFixed(1)), num(s.oneWorkerPerSec, (x) => x.toFixed(1)), fx(s.speedup), '> 1× (2 cores)']);
+		rows.push(['P4 CPU per execution: main / workers (ms)', num(s.mainCpuMs, (x) => x.toFixed(1)), num(s.workerCpuMs, (x) => x.toFixed(1)), '', '']);
+	}
 	if (results.p3) {
 		for (const s of Object.values(results.p3.endpoints)) {
 			rows.push([`P3 ${s.label}: req/s vs Prism`, num(s.sandboxRps), num(s.prismRps), fx(s.vsPrism, 1), '≥ 10×']);
@@ -214,6 +222,7 @@ async function main() {
 		method: {
 			p1: 'One n8n execution per round holds all three contenders as branches of the same input node; each figure is the node\'s own executionTime from runData (excludes n8n start-up, input generation and output printing). Branch order rotates per round. Ratios are computed per round, then median (min–max).',
 			p2: 'One n8n execution per contender per round, alternating who goes first. A probe node of the bench package runs a full GC and resets the kernel peak-RSS mark (/proc/self/clear_refs) before the contender path and reads VmHWM and the post-GC heap after it: peak RSS growth and live heap growth caused by the path.',
+			p4: 'Queue mode (main + workers, PostgreSQL, Redis, all on this machine): N webhook calls, each a production execution that reverse-geocodes and creates a campaign, sent by 16 callers at a time; executions/s with 1 worker (the second stopped) and with 2, same main, database and queue, order alternating per round. CPU per execution from /proc (utime+stime of each n8n process group) around each phase.',
 			p3: 'autocannon (10 connections, keep-alive) against each server in its own process; 1 s warm-up each, then per round every endpoint against every contender in rotated order. Ratios per round, then median (min–max).',
 		},
 	};
@@ -222,6 +231,19 @@ async function main() {
 		results.p3 = p3Summary(await runP3({ rounds, seconds: quick ? 1 : 4, connections: 10, log }));
 	}
 	if (only.has('p1') || only.has('p2')) await runN8nParts(results);
+	if (only.has('p4')) {
+		const raw = await runP4({ rounds, calls: quick ? 20 : 200, callers: 16, concurrency: 10, log });
+		results.p4 = {
+			calls: raw.calls,
+			callers: raw.callers,
+			concurrency: raw.concurrency,
+			oneWorkerPerSec: summary(raw.per.one),
+			twoWorkersPerSec: summary(raw.per.two),
+			speedup: summary(raw.per.ratio),
+			mainCpuMs: summary(raw.per.mainCpu),
+			workerCpuMs: summary(raw.per.workerCpu),
+		};
+	}
 
 	const rows = table(results);
 	results.table = rows;

@@ -84,16 +84,20 @@ async function startQueueN8n(name, opts = {}) {
 		return ran.length === 1 ? ran[0].name : ran.length === 0 ? undefined : ran.map((w) => w.name).join('+');
 	};
 
-	/** Starts again, as an orchestrator would, every process that has exited; returns their names. */
+	/**
+	 * Starts again, as an orchestrator would, every process that has exited; returns for each
+	 * "<name>: <its last error line>".
+	 */
 	setup.restartExited = async () => {
+		const lastError = (instance) => (instance.logs().split('\n').filter((line) => /error|exit/i.test(line)).pop() || '').trim();
 		const restarted = [];
 		if (setup.main.exited()) {
-			restarted.push('main');
+			restarted.push(`main: ${lastError(setup.main)}`);
 			await setup.startMain();
 		}
 		for (const [index, worker] of setup.workers.entries()) {
 			if (worker && worker.exited()) {
-				restarted.push(worker.name);
+				restarted.push(`${worker.name}: ${lastError(worker)}`);
 				await setup.startWorker(index + 1);
 			}
 		}
