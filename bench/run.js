@@ -251,9 +251,11 @@ async function main() {
 	process.stdout.write(`\n${text}\n\nMachine: ${results.machine.cpus} × ${results.machine.cpuModel}, ${results.machine.memoryGiB} GiB; ${rounds} rounds; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 	const dir = path.join(__dirname, 'results');
 	fs.mkdirSync(dir, { recursive: true });
-	fs.writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-	fs.writeFileSync(path.join(dir, 'latest.svg'), renderSvg(results));
-	log(`wrote ${path.relative(process.cwd(), path.join(dir, 'latest.json'))} and latest.svg`);
+	// A run of some parts only must not replace the full results: it gets its own file name.
+	const name = ['p1', 'p2', 'p3', 'p4'].every((part) => only.has(part)) && !quick ? 'latest' : `latest-${[...only].sort().join('-')}${quick ? '-quick' : ''}`;
+	fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
+	fs.writeFileSync(path.join(dir, `${name}.svg`), renderSvg(results));
+	log(`wrote ${path.relative(process.cwd(), path.join(dir, `${name}.json`))} and ${name}.svg`);
 }
 
 main().catch((error) => {
