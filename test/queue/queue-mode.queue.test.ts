@@ -420,9 +420,9 @@ describeQueue('queue mode: n8n 2.40.7 main + 2 workers, PostgreSQL, Redis', () =
 	 */
 	async function outageRun(prefix: string, outage: () => Promise<void>, outageLabel: string) {
 		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 100, times: 1000 });
-		// A caller gives up after 60 s (n8n itself would keep it waiting up to 5 minutes, Node's default).
+		// A caller gives up after 30 s (the calls take about 1 s; n8n would keep a caller waiting indefinitely).
 		const call = (n: number) =>
-			callWebhook(queue.main, 'create-campaigns', { prefix: `${prefix}-${n}`, count: 10 }, 60_000).catch((error: Error & { ms: number }) => ({ status: 0, body: error.message, ms: error.ms }));
+			callWebhook(queue.main, 'create-campaigns', { prefix: `${prefix}-${n}`, count: 10 }, 30_000).catch((error: Error & { ms: number }) => ({ status: 0, body: error.message, ms: error.ms }));
 		const firstExecution = Number((await latestExecution(queue.rest, campaignsWorkflow.id))?.id ?? 0) + 1;
 		const before = [1, 2, 3, 4].map(call);
 		await waitUntil(`campaigns of ${prefix}`, async () => (await journal(prefix)).length >= 5);
