@@ -15,23 +15,9 @@ if [ -x "$CHROMIUM" ]; then
   exit 0
 fi
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then
-    sudo="sudo -n"
-  else
-    log "not root and no sudo: install Debian packages 'chromium chromium-driver' by hand"
-    exit 1
-  fi
-fi
-
-start=$(date +%s)
-log "installing Debian packages chromium chromium-driver..."
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update
-$sudo apt-get install -y --no-install-recommends chromium chromium-driver fonts-liberation
+bash "$(dirname "$0")/apt-install.sh" chromium chromium-driver fonts-liberation
 if [ ! -x "$CHROMIUM" ]; then
   log "apt-get finished but $CHROMIUM is missing"
   exit 1
 fi
-log "installed $("$CHROMIUM" --version 2>/dev/null) in $(( $(date +%s) - start ))s"
+log "installed $("$CHROMIUM" --version 2>/dev/null)"

@@ -19,32 +19,8 @@ if have_postgres && have_redis; then
   exit 0
 fi
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then
-    sudo="sudo -n"
-  else
-    log "not root and no sudo: install Debian packages 'postgresql redis-server' by hand"
-    exit 1
-  fi
-fi
-
-start=$(date +%s)
-log "installing Debian packages postgresql redis-server..."
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update
-# policy-rc.d 101: install without starting the system-wide services; the tests run their own.
-policy=/usr/sbin/policy-rc.d
-added_policy=""
-if [ ! -e "$policy" ]; then
-  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
-  $sudo chmod +x "$policy"
-  added_policy=1
-fi
-$sudo apt-get install -y --no-install-recommends postgresql redis-server
-[ -n "$added_policy" ] && $sudo rm -f "$policy"
+bash "$(dirname "$0")/apt-install.sh" postgresql redis-server
 if ! have_postgres || ! have_redis; then
   log "apt-get finished but PostgreSQL or Redis is still missing"
   exit 1
 fi
-log "installed in $(( $(date +%s) - start ))s"

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Install Debian packages as root, or through passwordless sudo; used by the install-*.sh
+# scripts. System services the packages bring are not started: the tests run their own.
+#
+#   bash scripts/apt-install.sh <package>...
+set -euo pipefail
+
+log() { printf '[apt-install] %s\n' "$*" >&2; }
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo="sudo -n"
+  else
+    log "not root and no sudo: install Debian packages '$*' by hand"
+    exit 1
+  fi
+fi
+
+start=$(date +%s)
+log "installing Debian packages $*..."
+export DEBIAN_FRONTEND=noninteractive
+# policy-rc.d answering 101 keeps invoke-rc.d from starting services during the install.
+policy=/usr/sbin/policy-rc.d
+added_policy=""
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+  $sudo chmod +x "$policy"
+  added_policy=1
+fi
+trap '[ -n "$added_policy" ] && $sudo rm -f "$policy"' EXIT
+$sudo apt-get update
+$sudo apt-get install -y --no-install-recommends "$@"
+log "installed in $(( $(date +%s) - start ))s"
