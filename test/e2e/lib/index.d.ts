@@ -69,11 +69,21 @@ export interface N8nInstance {
 	logFile: string;
 	startupMs: number;
 	logs(): string;
+	/** `{ code, signal }` once the process has exited, else null. */
+	exited(): { code: number | null; signal: string | null } | null;
 	stop(graceMs?: number): Promise<{ code: number | null; signal: string | null }>;
 }
 export declare function startN8n(
 	userFolder: UserFolderLike,
-	opts?: { env?: Record<string, string>; timeoutMs?: number; port?: number },
+	opts?: {
+		env?: Record<string, string>;
+		timeoutMs?: number;
+		port?: number;
+		/** Start `n8n worker` (queue mode) instead of `n8n start`; ready when its health check answers. */
+		worker?: { concurrency?: number };
+		/** Run it in its own UTS namespace with this host name (n8n's worker id). */
+		hostname?: string;
+	},
 ): Promise<N8nInstance>;
 
 export interface Owner {
