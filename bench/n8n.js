@@ -62,6 +62,7 @@ const INPUT = 'Input items';
 const LBA = 'LBA Ads';
 const HTTP = 'HTTP Request';
 const FLOOR = 'Engine floor';
+const HTTP_FLOOR = 'HTTP floor';
 const SPLIT = 'Split Out';
 const WARM_INPUT = 'Warm-up items';
 const WARM_PREFIX = 'Warm-up ';
@@ -123,7 +124,7 @@ const CAMPAIGN_CHANNELS = {
 	})),
 };
 
-/** P1 workflow: input node -> [LBA, HTTP Request, floor] in the given top-to-bottom order. */
+/** P1 workflow: input node -> [LBA, HTTP Request, engine floor, HTTP floor] in the given top-to-bottom order. */
 function throughputWorkflow(id, scenario, order, sandboxUrl) {
 	const geocode = scenario.kind === 'geocode';
 	const lbaParams = geocode
@@ -160,6 +161,8 @@ function throughputWorkflow(id, scenario, order, sandboxUrl) {
 		[LBA]: ['n8n-nodes-lba-ads.lbaAds', 1, lbaParams, { lbaAdsApi: CRED_LBA }],
 		[HTTP]: ['n8n-nodes-base.httpRequest', 4.2, httpParams, { httpBearerAuth: CRED_BEARER }],
 		[FLOOR]: ['n8n-nodes-lba-bench.benchFloor', 1, floorParams],
+		// Our package's credential on the bench package's node: n8n finds credential types across packages.
+		[HTTP_FLOOR]: ['n8n-nodes-lba-bench.benchHttpFloor', 1, floorParams, { lbaAdsApi: CRED_LBA }],
 	};
 	const kind = geocode ? 'points' : 'campaigns';
 	// A warm-up branch runs first (it is higher on the canvas): every contender once on a
@@ -248,5 +251,5 @@ module.exports = {
 	memoryWorkflow,
 	execute,
 	nodeRun,
-	names: { LBA, HTTP, FLOOR, SPLIT },
+	names: { LBA, HTTP, FLOOR, HTTP_FLOOR, SPLIT },
 };

@@ -10,6 +10,8 @@ function rowsOf(results) {
 		for (const s of Object.values(results.p1)) {
 			rows.push({ label: `P1 ${s.label}: items/s vs HTTP Request`, s: s.speedupVsHttp, target: 1.5, better: 'higher' });
 			rows.push({ label: `P1 ${s.label}: time vs engine floor`, s: s.timeVsFloor, target: 1.2, better: 'lower' });
+			// No target: the HTTP floor is the limit to read the other figures against.
+			if (s.timeVsHttpFloor) rows.push({ label: `P1 ${s.label}: time vs HTTP floor`, s: s.timeVsHttpFloor, better: 'lower' });
 		}
 	}
 	if (results.p2) {
@@ -50,17 +52,19 @@ function renderSvg(results) {
 	rows.forEach((row, i) => {
 		const y = top + i * rowH;
 		const mid = y + rowH / 2;
+		const hasTarget = row.target !== undefined;
 		const met = row.better === 'higher' ? row.s.median >= row.target : row.s.median <= row.target;
 		out.push(`<text x="${labelW - 8}" y="${mid + 4}" text-anchor="end">${esc(row.label)}</text>`);
-		out.push(`<rect x="${x(0.1)}" y="${y + 6}" width="${Math.max(1, x(row.s.median) - x(0.1))}" height="${rowH - 12}" fill="${met ? '#4c9a5b' : '#d98c2b'}"/>`);
+		out.push(`<rect x="${x(0.1)}" y="${y + 6}" width="${Math.max(1, x(row.s.median) - x(0.1))}" height="${rowH - 12}" fill="${!hasTarget ? '#7a8fa6' : met ? '#4c9a5b' : '#d98c2b'}"/>`);
 		out.push(`<line x1="${x(row.s.min)}" y1="${mid}" x2="${x(row.s.max)}" y2="${mid}" stroke="#222" stroke-width="1.5"/>`);
 		out.push(`<line x1="${x(row.s.min)}" y1="${mid - 5}" x2="${x(row.s.min)}" y2="${mid + 5}" stroke="#222"/>`);
 		out.push(`<line x1="${x(row.s.max)}" y1="${mid - 5}" x2="${x(row.s.max)}" y2="${mid + 5}" stroke="#222"/>`);
-		out.push(`<line x1="${x(row.target)}" y1="${y + 2}" x2="${x(row.target)}" y2="${y + rowH - 2}" stroke="#c0392b" stroke-width="2.5"/>`);
+		if (hasTarget) out.push(`<line x1="${x(row.target)}" y1="${y + 2}" x2="${x(row.target)}" y2="${y + rowH - 2}" stroke="#c0392b" stroke-width="2.5"/>`);
 		const sign = row.better === 'higher' ? '≥' : '≤';
-		out.push(`<text x="${labelW + plotW + 8}" y="${mid + 4}">${row.s.median.toFixed(2)}× <tspan fill="#888">(${sign}${row.target})</tspan></text>`);
+		const target = hasTarget ? ` <tspan fill="#888">(${sign}${row.target})</tspan>` : '';
+		out.push(`<text x="${labelW + plotW + 8}" y="${mid + 4}">${row.s.median.toFixed(2)}×${target}</text>`);
 	});
-	out.push(`<text x="10" y="${height - 10}" fill="#555">Green: target met; orange: not met. Higher is better for items/s and req/s, lower for time and memory.</text>`);
+	out.push(`<text x="10" y="${height - 10}" fill="#555">Green: target met; orange: not met; grey: no target (a limit to compare with). Higher is better for items/s and req/s, lower for time and memory.</text>`);
 	out.push('</svg>');
 	return `${out.join('\n')}\n`;
 }

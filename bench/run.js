@@ -51,16 +51,17 @@ async function runN8nParts(results) {
 	const sandbox = await startSandbox({ token: n8n.TOKEN, productsScale: scale });
 	try {
 		await n8n.importCredentials(folder, sandbox.url);
-		const { LBA, HTTP, FLOOR } = n8n.names;
-		const orders = [
-			[LBA, HTTP, FLOOR],
-			[HTTP, FLOOR, LBA],
-			[FLOOR, LBA, HTTP],
-		];
-		// Import everything once: import:workflow costs seconds per call.
+		const { LBA, HTTP, FLOOR, HTTP_FLOOR } = n8n.names;
+		const contenders = [LBA, HTTP, FLOOR, HTTP_FLOOR];
+		const orders = contenders.map((_, i) => [...contenders.slice(i), ...contenders.slice(0, i)]);
+		// Import everything once: import:workflow costs seconds per call. One workflow per round:
+		// duplicate protection keeps sent campaigns per workflow and node, so a workflow run
+		// twice would skip its campaigns the second time.
 		const workflows = [];
 		for (const scenario of P1_SCENARIOS) {
-			orders.forEach((order, i) => workflows.push(n8n.throughputWorkflow(`bench${scenario.key}${i}`, scenario, order, sandbox.url)));
+			for (let round = 0; round < rounds; round++) {
+				workflows.push(n8n.throughputWorkflow(`bench${scenario.key}${round}`, scenario, orders[round % orders.length], sandbox.url));
+			}
 		}
 		workflows.push(n8n.memoryWorkflow('benchmemorylba', 'lba', sandbox.url), n8n.memoryWorkflow('benchmemoryhttp', 'http', sandbox.url));
 		log(`importing ${workflows.length} workflows...`);
@@ -69,25 +70,32 @@ async function runN8nParts(results) {
 		if (only.has('p1')) {
 			results.p1 = {};
 			for (const scenario of P1_SCENARIOS) {
-				const per = { lbaMs: [], httpMs: [], floorMs: [], lbaVsHttp: [], lbaVsFloor: [] };
+				const per = { lbaMs: [], httpMs: [], floorMs: [], httpFloorMs: [], lbaVsHttp: [], lbaVsFloor: [], lbaVsHttpFloor: [] };
 				for (let round = 0; round < rounds; round++) {
-					const i = round % orders.length;
-					const { runData, wallMs } = await n8n.execute(folder, `bench${scenario.key}${i}`);
+					const { runData, wallMs } = await n8n.execute(folder, `bench${scenario.key}${round}`);
 					const lba = n8n.nodeRun(runData, LBA);
 					const http = n8n.nodeRun(runData, HTTP);
 					const floor = n8n.nodeRun(runData, FLOOR);
-					for (const [name, run] of [[LBA, lba], [HTTP, http], [FLOOR, floor]]) {
+					const httpFloor = n8n.nodeRun(runData, HTTP_FLOOR);
+					const runs = [[LBA, lba], [HTTP, http], [FLOOR, floor], [HTTP_FLOOR, httpFloor]];
+					for (const [name, run] of runs) {
 						if (run.items.length !== scenario.items) throw new Error(`${scenario.key}: ${name} returned ${run.items.length} items, expected ${scenario.items}`);
 					}
 					if (scenario.kind === 'geocode' && !lba.items.every((item) => item.json.found === true)) throw new Error('geocode: some points not found');
+					if (scenario.kind === 'geocode' && !httpFloor.items.every((item) => item.json.status === 'OK')) throw new Error('geocode: HTTP floor got answers other than OK');
+					// A skipped (duplicate) campaign sends nothing: the time would not be a send's time.
+					if (scenario.kind === 'campaign' && !lba.items.every((item) => typeof item.json.campaignId === 'string' && !item.json.skipped)) throw new Error('campaign: LBA node did not create every campaign');
+					if (scenario.kind === 'campaign' && !httpFloor.items.every((item) => typeof item.json.campaignId === 'string')) throw new Error('campaign: HTTP floor did not create every campaign');
 					per.lbaMs.push(lba.ms);
 					per.httpMs.push(http.ms);
 					per.floorMs.push(floor.ms);
+					per.httpFloorMs.push(httpFloor.ms);
 					// items/s ratio = inverse time ratio (same item count)
 					per.lbaVsHttp.push(http.ms / lba.ms);
 					per.lbaVsFloor.push(lba.ms / floor.ms);
-					const ran = [[LBA, lba], [HTTP, http], [FLOOR, floor]].sort((a, b) => a[1].startTime - b[1].startTime).map(([n]) => n);
-					log(`P1 ${scenario.key} round ${round + 1}/${rounds} (order ${ran.join(' > ')}): LBA ${lba.ms} ms, HTTP Request ${http.ms} ms, floor ${floor.ms} ms (n8n process ${(wallMs / 1000).toFixed(1)} s)`);
+					per.lbaVsHttpFloor.push(lba.ms / httpFloor.ms);
+					const ran = runs.sort((a, b) => a[1].startTime - b[1].startTime).map(([n]) => n);
+					log(`P1 ${scenario.key} round ${round + 1}/${rounds} (order ${ran.join(' > ')}): LBA ${lba.ms} ms, HTTP Request ${http.ms} ms, engine floor ${floor.ms} ms, HTTP floor ${httpFloor.ms} ms (n8n process ${(wallMs / 1000).toFixed(1)} s)`);
 				}
 				results.p1[scenario.key] = {
 					label: scenario.label,
@@ -98,8 +106,10 @@ async function runN8nParts(results) {
 					lbaMs: summary(per.lbaMs),
 					httpMs: summary(per.httpMs),
 					floorMs: summary(per.floorMs),
+					httpFloorMs: summary(per.httpFloorMs),
 					speedupVsHttp: summary(per.lbaVsHttp),
 					timeVsFloor: summary(per.lbaVsFloor),
+					timeVsHttpFloor: summary(per.lbaVsHttpFloor),
 				};
 			}
 		}
@@ -178,6 +188,7 @@ function table(results) {
 		for (const s of Object.values(results.p1)) {
 			rows.push([`P1 ${s.label}, ${s.items.toLocaleString('en-US')} items: items/s vs HTTP Request`, num(s.lbaItemsPerSec), num(s.httpItemsPerSec), fx(s.speedupVsHttp), '≥ 1.5×']);
 			rows.push([`P1 ${s.label}: time vs engine floor`, `${num(s.lbaMs)} ms`, `${num(s.floorMs)} ms`, fx(s.timeVsFloor), '≤ 1.2×']);
+			rows.push([`P1 ${s.label}: time vs HTTP floor`, `${num(s.lbaMs)} ms`, `${num(s.httpFloorMs)} ms`, fx(s.timeVsHttpFloor), '']);
 		}
 	}
 	if (results.p2) {
@@ -220,7 +231,7 @@ async function main() {
 		rounds,
 		quick,
 		method: {
-			p1: 'One n8n execution per round holds all three contenders as branches of the same input node; each figure is the node\'s own executionTime from runData (excludes n8n start-up, input generation and output printing). Branch order rotates per round. Ratios are computed per round, then median (min–max).',
+			p1: 'One n8n execution per round holds all four contenders (our node, HTTP Request, engine floor, HTTP floor) as branches of the same input node; each figure is the node\'s own executionTime from runData (excludes n8n start-up, input generation and output printing). Branch order rotates per round. Ratios are computed per round, then median (min–max). The HTTP floor reads the same parameters as the engine floor and makes one bare httpRequestWithAuthentication call per item with the lbaAdsApi credential, 8 in flight (our default Max Concurrent Requests).',
 			p2: 'One n8n execution per contender per round, alternating who goes first. A probe node of the bench package runs a full GC and resets the kernel peak-RSS mark (/proc/self/clear_refs) before the contender path and reads VmHWM and the post-GC heap after it: peak RSS growth and live heap growth caused by the path.',
 			p4: 'Queue mode (main + workers, PostgreSQL, Redis, all on this machine): N webhook calls, each a production execution that reverse-geocodes and creates a campaign, sent by 16 callers at a time; executions/s with 1 worker (the second stopped) and with 2, same main, database and queue, order alternating per round. CPU per execution from /proc (utime+stime of each n8n process group) around each phase.',
 			p3: 'autocannon (10 connections, keep-alive) against each server in its own process; 1 s warm-up each, then per round every endpoint against every contender in rotated order. Ratios per round, then median (min–max).',
