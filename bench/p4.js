@@ -99,6 +99,22 @@ function groupPids(pgid) {
 }
 const groupCpu = (pgid) => groupPids(pgid).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
+/** CPU seconds of PostgreSQL (every process of the `postgres` user: only the bench's cluster runs) and Redis. */
+function storesCpu(redisDir) {
+	const postgresUid = Number(fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((line) => line.startsWith('postgres:'))?.split(':')[2]);
+	let seconds = 0;
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			if (fs.statSync(`/proc/${entry}`).uid === postgresUid) seconds += cpuSeconds(Number(entry));
+		} catch {
+			/* gone */
+		}
+	}
+	const redisPid = Number(fs.readFileSync(`${redisDir}/redis.pid`, 'utf8').trim());
+	return seconds + cpuSeconds(redisPid);
+}
+
 async function runP4({ rounds, calls, callers, concurrency, log }) {
 	log(`P4: starting PostgreSQL, Redis, n8n main and 2 workers (concurrency ${concurrency} each)...`);
 	const queue = await startQueueN8n('bench-p4', { workers: 2, concurrency, workflows: [workflow] });
@@ -128,6 +144,7 @@ async function runP4({ rounds, calls, callers, concurrency, log }) {
 		const phase = async (workers) => {
 			const pgids = [queue.main.pid, ...queue.workers.slice(0, workers).map((w) => w.pid)];
 			const cpuBefore = pgids.map(groupCpu);
+			const storesBefore = storesCpu(queue.redis.dir);
 			const journalBefore = await campaignCount(queue.sandbox.url);
 			const started = process.hrtime.bigint();
 			let next = 0;
@@ -144,10 +161,11 @@ async function runP4({ rounds, calls, callers, concurrency, log }) {
 			if (created !== calls) throw new Error(`P4: ${calls} calls created ${created} campaigns`);
 			const cpu = pgids.map((pgid, i) => groupCpu(pgid) - cpuBefore[i]);
 			const workerCpuMs = (cpu.slice(1).reduce((a, b) => a + b, 0) * 1000) / calls;
-			return { workers, seconds, executionsPerSec: calls / seconds, mainCpuMsPerExecution: (cpu[0] * 1000) / calls, workerCpuMsPerExecution: workerCpuMs };
+			const storesCpuMs = ((storesCpu(queue.redis.dir) - storesBefore) * 1000) / calls;
+			return { workers, seconds, executionsPerSec: calls / seconds, mainCpuMsPerExecution: (cpu[0] * 1000) / calls, workerCpuMsPerExecution: workerCpuMs, storesCpuMsPerExecution: storesCpuMs };
 		};
 
-		const per = { one: [], two: [], ratio: [], mainCpu: [], workerCpu: [] };
+		const per = { one: [], two: [], ratio: [], mainCpu: [], workerCpu: [], storesCpu: [] };
 		for (let round = 0; round < rounds; round++) {
 			const order = round % 2 === 0 ? [1, 2] : [2, 1];
 			const got = {};
@@ -159,13 +177,14 @@ async function runP4({ rounds, calls, callers, concurrency, log }) {
 					await Promise.all(Array.from({ length: 10 }, call)); // warm it up
 				}
 				got[workers] = await phase(workers);
-				log(`P4 round ${round + 1}/${rounds}: ${workers} worker(s): ${calls} executions in ${got[workers].seconds.toFixed(1)} s = ${got[workers].executionsPerSec.toFixed(1)}/s; CPU per execution: main ${got[workers].mainCpuMsPerExecution.toFixed(1)} ms, workers ${got[workers].workerCpuMsPerExecution.toFixed(1)} ms`);
+				log(`P4 round ${round + 1}/${rounds}: ${workers} worker(s): ${calls} executions in ${got[workers].seconds.toFixed(1)} s = ${got[workers].executionsPerSec.toFixed(1)}/s; CPU per execution: main ${got[workers].mainCpuMsPerExecution.toFixed(1)} ms, workers ${got[workers].workerCpuMsPerExecution.toFixed(1)} ms, PostgreSQL + Redis ${got[workers].storesCpuMsPerExecution.toFixed(1)} ms`);
 			}
 			per.one.push(got[1].executionsPerSec);
 			per.two.push(got[2].executionsPerSec);
 			per.ratio.push(got[2].executionsPerSec / got[1].executionsPerSec);
 			per.mainCpu.push(got[1].mainCpuMsPerExecution, got[2].mainCpuMsPerExecution);
 			per.workerCpu.push(got[1].workerCpuMsPerExecution, got[2].workerCpuMsPerExecution);
+			per.storesCpu.push(got[1].storesCpuMsPerExecution, got[2].storesCpuMsPerExecution);
 		}
 		return { calls, callers, concurrency, per };
 	} finally {

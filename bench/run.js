@@ -201,7 +201,7 @@ function table(results) {
 		const s = results.p4;
 		const label = `P4 queue mode, ${s.calls} webhook calls (geocode + campaign), ${s.callers} callers, worker concurrency ${s.concurrency}`;
 		rows.push([`${label}: executions/s, 2 workers vs 1`, num(s.twoWorkersPerSec, (x) => x.toFixed(1)), num(s.oneWorkerPerSec, (x) => x.toFixed(1)), fx(s.speedup), '> 1× (2 cores)']);
-		rows.push(['P4 CPU per execution: main / workers (ms)', num(s.mainCpuMs, (x) => x.toFixed(1)), num(s.workerCpuMs, (x) => x.toFixed(1)), '', '']);
+		rows.push(['P4 CPU per execution (ms): main / workers; PostgreSQL + Redis', num(s.mainCpuMs, (x) => x.toFixed(1)), `${num(s.workerCpuMs, (x) => x.toFixed(1))}; ${num(s.storesCpuMs, (x) => x.toFixed(1))}`, '', '']);
 	}
 	if (results.p3) {
 		for (const s of Object.values(results.p3.endpoints)) {
@@ -253,6 +253,7 @@ async function main() {
 			speedup: summary(raw.per.ratio),
 			mainCpuMs: summary(raw.per.mainCpu),
 			workerCpuMs: summary(raw.per.workerCpu),
+			storesCpuMs: summary(raw.per.storesCpu),
 		};
 	}
 
