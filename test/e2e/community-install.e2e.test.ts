@@ -23,28 +23,26 @@ type Json = Record<string, any>;
 
 const PACKAGE = 'n8n-nodes-lba-ads';
 const NODE_TYPE = `${PACKAGE}.lbaAds`;
-const WORKFLOW_ID = 'lbaCommunityInstall';
-
-/** Manual Trigger → LBA Ads Product > Get Many (all, simplified) with the sandbox credential. */
-const WORKFLOW = {
-	id: WORKFLOW_ID,
-	name: 'Installed from the registry: list products',
-	active: false,
-	settings: { executionOrder: 'v1' },
-	nodes: [
-		{ id: 'ci-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'ci-products',
-			name: 'List products',
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [260, 0],
-			parameters: { resource: 'product', operation: 'getMany', returnAll: true, simplify: true },
-			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-		},
-	],
-	connections: { Start: { main: [[{ node: 'List products', type: 'main', index: 0 }]] } },
-};
+/** Manual Trigger → LBA Ads Product > Get Many (all, simplified) with the given credential. */
+function productsWorkflow(credential: { id: string; name: string }) {
+	return {
+		name: 'Installed from the registry: list products',
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{ id: 'ci-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'ci-products',
+				name: 'List products',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [260, 0],
+				parameters: { resource: 'product', operation: 'getMany', returnAll: true, simplify: true },
+				credentials: { lbaAdsApi: credential },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'List products', type: 'main', index: 0 }]] } },
+	};
+}
 
 describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Settings → Community nodes', () => {
 	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
@@ -56,6 +54,7 @@ describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Setting
 	let rest: e2e.N8nRest;
 	let browser: e2e.BrowserSession | undefined;
 	let page: Page;
+	let workflow: { id: string; name: string };
 
 	const installedDir = () => path.join(userFolder.nodesDir, 'node_modules', PACKAGE);
 	const packageCard = (): Locator => page.locator('[data-test-id="community-package-card"]').filter({ hasText: PACKAGE });
@@ -80,13 +79,9 @@ describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Setting
 		tgz = await e2e.packPackage(e2e.REPO_ROOT, fs.mkdtempSync(path.join(userFolder.dir, 'pack-')));
 		await e2e.publishAs(registry, tgz, '0.1.0');
 		proxy = await e2e.startRegistryProxy(registry.url);
-		// The credential and the workflow go in before the package exists, as a user's would after
-		// an uninstall or a restore: n8n stores them whatever their types.
-		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
-		await e2e.importWorkflow(userFolder, WORKFLOW);
 		n8n = await e2e.startN8n(userFolder, { env: proxy.env(path.join(userFolder.dir, 'npm-cache')) });
 		rest = await e2e.setupOwnerAndLogin(n8n);
-		browser = await e2e.launchBrowser();
+		browser = await e2e.launchBrowser({ viewport: { width: 1280, height: 800 } }); // smaller pictures for docs/
 		page = browser.page;
 		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 	}, 10 * 60 * 1000);
@@ -140,7 +135,12 @@ describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Setting
 		const catalogue = (await (await fetch(`${sandbox.url}/io/products`, { headers: { authorization: `Bearer ${sandbox.tokens[0]}` } })).json()) as Json;
 		expect(catalogue.results.length).toBeGreaterThan(0);
 
-		await e2e.openWorkflow(page, n8n!.baseUrl, WORKFLOW_ID);
+		// Saved over the editor's REST API, which accepts the credential type only now that the package is loaded.
+		const { name, type, data } = e2e.sandboxCredential(sandbox.url, sandbox.tokens[0]);
+		const credential = await rest.call('POST', '/rest/credentials', { name, type, data });
+		workflow = await rest.call('POST', '/rest/workflows', productsWorkflow({ id: credential.id, name }));
+
+		await e2e.openWorkflow(page, n8n!.baseUrl, workflow.id);
 		expect(await e2e.nodeIconLoaded(page, 'List products')).toBe(true);
 		const { executionId } = await e2e.runWorkflowFromEditor(page, { expectNodes: ['Start', 'List products'], timeoutMs: 90000 });
 		await e2e.screenshot(page, 'community-install-3-run');
@@ -161,7 +161,7 @@ describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Setting
 		const dialog = page.getByRole('dialog').filter({ hasText: 'Update node package' });
 		await dialog.waitFor({ timeout: 30000 });
 		// The dialog names the workflows that use the package's nodes (ours; it looks them up after opening).
-		await dialog.getByText(WORKFLOW.name).waitFor({ timeout: 30000 });
+		await dialog.getByText(workflow.name).waitFor({ timeout: 30000 });
 		await e2e.screenshot(page, 'community-install-4-update-dialog');
 
 		const [response] = await Promise.all([
@@ -180,7 +180,7 @@ describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Setting
 		expect(proxy!.requests).toContainEqual(expect.objectContaining({ path: `/${PACKAGE}/-/${PACKAGE}-0.1.1.tgz`, status: 200 }));
 
 		// The updated package still runs the workflow.
-		const { executionId } = await rest.runWorkflow(WORKFLOW_ID, 'Start');
+		const { executionId } = await rest.runWorkflow(workflow.id, 'Start');
 		await rest.waitForExecution(executionId, { timeoutMs: 90000 });
 		expect((await rest.getExecutionRun(executionId)).status).toBe('success');
 	});
