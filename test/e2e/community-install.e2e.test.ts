@@ -15,6 +15,7 @@ import type { Locator, Page } from 'playwright-core';
 
 import * as e2e from './lib';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox } = require('../../sandbox/server');
 
 const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
