@@ -47,8 +47,8 @@ function productsWorkflow(credential: { id: string; name: string }) {
 
 describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Settings → Community nodes', () => {
 	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
-	let registry: Awaited<ReturnType<typeof e2e.startVerdaccio>> | undefined;
-	let proxy: Awaited<ReturnType<typeof e2e.startRegistryProxy>> | undefined;
+	let registry: e2e.LocalRegistry | undefined;
+	let proxy: e2e.RegistryProxy | undefined;
 	let userFolder: e2e.UserFolder;
 	let tgz: string;
 	let n8n: e2e.N8nInstance | undefined;
@@ -62,12 +62,13 @@ describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Setting
 	async function nodeTypes(): Promise<string[]> {
 		return ((await rest.request('GET', '/types/nodes.json')).body as Json[]).map((t) => t.name);
 	}
-	/** The Community nodes settings page, loaded: its Install button is there, list or empty state. */
+	/** "Install" at the top of the list, or "Install a community node" in the empty state. */
+	const installButton = (): Locator => page.getByRole('button', { name: /^Install/ }).first();
+	/** The Community nodes settings page, loaded. */
 	async function openCommunityNodesPage() {
 		await page.goto(`${n8n!.baseUrl}/settings/community-nodes`, { waitUntil: 'domcontentloaded' });
 		await installButton().waitFor({ timeout: 60000 });
 	}
-	const installButton = () => page.getByRole('button', { name: /^Install/ }).first();
 
 	beforeAll(async () => {
 		if (!fs.existsSync(path.join(e2e.REPO_ROOT, 'dist', 'nodes', 'LbaAds', 'LbaAds.node.js'))) {
