@@ -125,6 +125,9 @@ describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Setting
 		expect(versionCheck).toMatchObject({ method: 'GET', status: 200, userAgent: 'n8n' });
 		expect(proxy!.requests).toContainEqual(expect.objectContaining({ path: `/${PACKAGE}/-/${PACKAGE}-0.1.0.tgz`, status: 200, userAgent: expect.stringMatching(/^npm\//) }));
 		expect(proxy!.refused).not.toContain(`${e2e.PUBLIC_REGISTRY_HOST}:443`);
+		// n8n's ban-list check (POST https://api.n8n.io/api/package) went to the proxy as well and was
+		// refused: nothing of the install reaches the internet (n8n treats that failure as "not banned").
+		expect(proxy!.refused).toContain('api.n8n.io:443');
 		// What n8n left on disk: the published files, with the peer dependency stripped.
 		const installed = JSON.parse(fs.readFileSync(path.join(installedDir(), 'package.json'), 'utf8'));
 		expect(installed).toMatchObject({ name: PACKAGE, version: '0.1.0' });
