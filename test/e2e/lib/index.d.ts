@@ -176,3 +176,34 @@ export declare function startLbaN8n(
 	name: string,
 	opts?: { workflows?: object[]; credentials?: (sandboxUrl: string) => CredentialImport[] },
 ): Promise<LbaN8n>;
+
+export interface LocalRegistry {
+	/** http://127.0.0.1:<port> */
+	url: string;
+	dir: string;
+	/** The publisher's token (`npm adduser` done over HTTP). */
+	token: string;
+	logs(): string;
+	close(): Promise<void>;
+}
+/** Verdaccio from test/e2e/registry/package-lock.json, installed once into the cache; returns its bin script. */
+export declare function installVerdaccio(): Promise<string>;
+/** Verdaccio (no uplinks) on a free loopback port, config test/e2e/registry/config.yaml, storage per run, one publisher signed up. */
+export declare function startVerdaccio(): Promise<LocalRegistry>;
+/** `npm publish` a packed .tgz to the registry with its version set to `version`. */
+export declare function publishAs(registry: LocalRegistry, tgz: string, version: string): Promise<void>;
+export declare const PUBLIC_REGISTRY_HOST: string;
+export interface RegistryProxy {
+	url: string;
+	/** The throwaway CA's certificate (PEM) made for this run. */
+	caFile: string;
+	/** Requests that reached the registry through the proxy. */
+	requests: Array<{ method: string; path: string; status: number; userAgent: string }>;
+	/** CONNECT targets (host:port) and plain-HTTP proxy URLs refused with 403. */
+	refused: string[];
+	/** Environment for n8n and the npm it spawns: proxy, CA, registry, a private npm cache. */
+	env(cacheDir: string): Record<string, string>;
+	close(): Promise<void>;
+}
+/** The HTTPS proxy that serves `registryUrl` as https://registry.npmjs.org and refuses every other host. */
+export declare function startRegistryProxy(registryUrl: string): Promise<RegistryProxy>;

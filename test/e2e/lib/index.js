@@ -8,4 +8,5 @@ module.exports = {
 	...require('./browser'),
 	...require('./examples'),
 	...require('./lba-n8n'),
+	...require('./registry'),
 };
