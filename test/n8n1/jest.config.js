@@ -42,4 +42,8 @@ module.exports = {
 	testTimeout: reliability.testTimeout,
 	setupFilesAfterEnv: reliability.setupFilesAfterEnv,
 	reporters: reliability.reporters,
+	// On n8n-core 1.x the faults suite leaves something open after it finishes (that file only,
+	// found by running the files one at a time; the cause is not known yet), and jest would then
+	// wait forever instead of exiting: CI must end.
+	forceExit: true,
 };

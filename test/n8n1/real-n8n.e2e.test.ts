@@ -59,7 +59,7 @@ describeReal('the LBA Ads node in real n8n 1.x: statuses, retries and messages',
 		return res.json() as Promise<unknown>;
 	};
 	const productRequests = async () =>
-		((await control('GET', 'requests')) as Array<{ path: string; headers: Record<string, string> }>).filter((r) => r.path === '/io/products');
+		((await control('GET', 'requests')) as { requests: Array<{ path: string; at: string }> }).requests.filter((r) => r.path === '/io/products');
 
 	async function run(workflowId: string) {
 		const started = Date.now();
@@ -131,7 +131,7 @@ describeReal('the LBA Ads node in real n8n 1.x: statuses, retries and messages',
 		expect(result.error).toBeNull();
 		const sent = await productRequests();
 		expect(sent).toHaveLength(3);
-		const gaps = sent.slice(1).map((request, i) => Date.parse((request as unknown as { at: string }).at) - Date.parse((sent[i] as unknown as { at: string }).at));
+		const gaps = sent.slice(1).map((request, i) => Date.parse(request.at) - Date.parse(sent[i].at));
 		// The waits between attempts, as the journal saw them: at least the back-off's 0.5 s and 1 s.
 		expect(gaps[0]).toBeGreaterThanOrEqual(RETRY.firstDelayMs);
 		expect(gaps[1]).toBeGreaterThanOrEqual(RETRY.firstDelayMs * 2);
