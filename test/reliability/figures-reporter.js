@@ -3,8 +3,9 @@
 const { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
-const FIGURES_DIR = path.resolve(__dirname, '../../artifacts/reliability/figures');
-const OUT_DIR = path.dirname(FIGURES_DIR);
+// LBA_RELIABILITY_ARTIFACTS: another run of these suites (npm run test:n8n1) keeps its figures apart.
+const OUT_DIR = path.resolve(__dirname, '../..', process.env.LBA_RELIABILITY_ARTIFACTS ?? 'artifacts/reliability');
+const FIGURES_DIR = path.join(OUT_DIR, 'figures');
 const CONNECTIONS_DIR = path.join(OUT_DIR, 'connections'); // written by loopback-only.ts
 
 class FiguresReporter {

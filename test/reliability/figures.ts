@@ -17,7 +17,8 @@ export interface Figure {
 	ok: boolean;
 }
 
-export const FIGURES_DIR = path.resolve(__dirname, '../../artifacts/reliability/figures');
+// LBA_RELIABILITY_ARTIFACTS: another run of these suites (npm run test:n8n1) keeps its figures apart.
+export const FIGURES_DIR = path.resolve(__dirname, '../..', process.env.LBA_RELIABILITY_ARTIFACTS ?? 'artifacts/reliability', 'figures');
 
 const recorded: Figure[] = [];
 

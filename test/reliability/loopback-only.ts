@@ -46,7 +46,7 @@ function install(): Counts {
 const counts = (sharedState[KEY] ??= install());
 
 afterAll(() => {
-	const dir = path.resolve(__dirname, '../../artifacts/reliability/connections');
+	const dir = path.resolve(__dirname, '../..', process.env.LBA_RELIABILITY_ARTIFACTS ?? 'artifacts/reliability', 'connections');
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(counts));
 });

@@ -1,5 +1,10 @@
-import { parseRetryAfter, RETRY, retryDelayMs } from '../../nodes/LbaAds/transport';
+import path from 'node:path';
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+
+import { describeFailure, parseRetryAfter, RETRY, retryDelayMs } from '../../nodes/LbaAds/transport';
 import { readableSize } from '../../nodes/LbaAds/helpers/products';
+import { N8N_MAJOR } from '../harness';
+import { sendJson, startTestServer } from '../harness/test-server';
 
 describe('retry policy (pure)', () => {
 	it('retries 429 and 5xx and connection resets with growing, bounded delays', () => {
@@ -28,6 +33,53 @@ describe('retry policy (pure)', () => {
 		expect(parseRetryAfter(new Date(now + 5000).toUTCString(), now)).toBe(5000);
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
 		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+	});
+});
+
+/**
+ * The errors the transport reads are n8n's own: a real axios error (from the axios n8n-core
+ * itself uses) wrapped in NodeApiError exactly as n8n-core's httpRequestWithAuthentication
+ * does (`throw new NodeApiError(this.getNode(), error)`). `npm test` runs this on n8n 2.x's
+ * classes, `npm run test:n8n1` on 1.x's, where the wrapped error (and with it the response
+ * headers) is dropped and only `httpCode` and `context.data` are left.
+ */
+describe('failures as n8n wraps them', () => {
+	const node: INode = { id: '1', name: 'LBA', type: 'n8n-nodes-lba-ads.lbaAds', typeVersion: 1, position: [0, 0], parameters: {} };
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const axios = require(require.resolve('axios', { paths: [path.dirname(require.resolve('n8n-core'))] })) as (config: object) => Promise<unknown>;
+
+	async function wrappedFailure(config: object): Promise<NodeApiError> {
+		try {
+			await axios(config);
+		} catch (error) {
+			return new NodeApiError(node, error as JsonObject);
+		}
+		throw new Error('the request did not fail');
+	}
+
+	it('a 429 keeps its status and body; its Retry-After survives only where n8n keeps the response (2.x)', async () => {
+		const server = await startTestServer((_req, res) => {
+			res.setHeader('Retry-After', '2');
+			sendJson(res, 429, { error: { code: 'RATE', message: 'slow down' } });
+		});
+		try {
+			const error = await wrappedFailure({ url: `${server.url}/io/products`, headers: { Authorization: 'Bearer s3cret-token' } });
+			const failure = describeFailure(error);
+			expect(failure).toMatchObject({ status: 429, body: { error: { code: 'RATE', message: 'slow down' } } });
+			expect(failure.retryAfterMs).toBe(N8N_MAJOR >= 2 ? 2000 : undefined);
+			if (N8N_MAJOR < 2) expect(error).toMatchObject({ cause: undefined, httpCode: '429' });
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('a refused connection keeps its network code, so it is retried and called unreachable', async () => {
+		const server = await startTestServer((_req, res) => res.end());
+		const url = `${server.url}/io/products`;
+		await server.close();
+		const failure = describeFailure(await wrappedFailure({ url }));
+		expect(failure).toEqual({ networkCode: 'ECONNREFUSED' });
+		expect(retryDelayMs(failure, 0)).toBe(RETRY.firstDelayMs);
 	});
 });
 

@@ -170,8 +170,11 @@ export function retryDelayMs(failure: Failure, attempt: number): number | undefi
 	return Math.min(RETRY.firstDelayMs * 2 ** attempt, RETRY.maxDelayMs);
 }
 
-/** Finds status, body, headers and network code in n8n's wrapped HTTP errors (error -> cause -> ...). */
-function describeFailure(error: unknown): Failure {
+/**
+ * Finds status, body, headers and network code in n8n's wrapped HTTP errors (error -> cause -> ...).
+ * n8n 1.x keeps less: see failureFromNodeApiError.
+ */
+export function describeFailure(error: unknown): Failure {
 	const failure: Failure = {};
 	const seen = new Set<unknown>();
 	for (let level = error as Record<string, unknown> | undefined; level && typeof level === 'object' && !seen.has(level); level = level.cause as Record<string, unknown> | undefined) {
@@ -195,6 +198,26 @@ function describeFailure(error: unknown): Failure {
 			failure.networkCode = level.code;
 		}
 	}
+	if (failure.status === undefined && failure.networkCode === undefined) return failureFromNodeApiError(error);
+	return failure;
+}
+
+/**
+ * n8n-workflow 1.x's NodeApiError drops the error it wraps (its class field `cause` overwrites
+ * the one Error's constructor set), so the response is gone. What it keeps: `httpCode`, the
+ * status ("429") or, without a response, the error's code ("ECONNRESET", "EAUTH"), and
+ * `context.data`, the response body when it was a JSON object. The response headers are lost,
+ * so on 1.x a Retry-After cannot be read and the retry falls back to our own backoff.
+ */
+function failureFromNodeApiError(error: unknown): Failure {
+	if (typeof error !== 'object' || error === null) return {};
+	const { httpCode, context } = error as { httpCode?: unknown; context?: { data?: unknown } };
+	if (typeof httpCode !== 'string') return {};
+	if (/^\d{3}$/.test(httpCode)) return { status: Number(httpCode), body: context?.data };
+	if (!/^[A-Z_]+$/.test(httpCode)) return {};
+	const failure: Failure = { networkCode: httpCode };
+	// 1.x also loses the OAuth2 client's answer: only its code tells a refused token request apart.
+	if (TOKEN_ERROR_CODES.has(httpCode)) failure.tokenEndpoint = true;
 	return failure;
 }
 

@@ -18,8 +18,11 @@ function node24Env(extra = {}) {
 		throw new Error(`Node 24 not found at ${NODE24_BIN}; run 'npm ci' first`);
 	}
 	const env = { ...process.env };
-	env.PATH = `${path.dirname(NODE24_BIN)}${path.delimiter}${env.PATH || ''}`;
-	env.npm_config_nodedir = NODE24_DIR;
+	// LBA_E2E_NODE=system: keep the machine's Node (real n8n 1.x, npm run test:n8n1-real).
+	if (process.env.LBA_E2E_NODE !== 'system') {
+		env.PATH = `${path.dirname(NODE24_BIN)}${path.delimiter}${env.PATH || ''}`;
+		env.npm_config_nodedir = NODE24_DIR;
+	}
 	env.npm_config_audit = 'false';
 	env.npm_config_fund = 'false';
 	env.npm_config_update_notifier = 'false';
@@ -29,6 +32,9 @@ function node24Env(extra = {}) {
 		if (key.startsWith('N8N_') || key.startsWith('DB_') || key.startsWith('JEST_')) delete env[key];
 	}
 	delete env.NODE_ENV;
+	// n8n 1.x's default VM expression engine needs isolated-vm 6, which has no build for Node 20:
+	// on the machine's Node, use n8n's legacy engine.
+	if (process.env.LBA_E2E_NODE === 'system') env.N8N_EXPRESSION_ENGINE = 'legacy';
 	return Object.assign(env, extra);
 }
 

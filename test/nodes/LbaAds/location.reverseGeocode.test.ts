@@ -1,4 +1,5 @@
-import { errorOf } from '../../harness';
+import { RETRY } from '../../../nodes/LbaAds/transport';
+import { errorOf, N8N_MAJOR } from '../../harness';
 import { fault, requests, runNode, useSandbox } from './setup';
 
 const context = useSandbox();
@@ -135,7 +136,10 @@ describe('Location > Reverse Geocode', () => {
 		expect(errorOf(result)).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ province: 'Sulawesi Selatan' });
 		expect(await requests(context, { path: '/io/location' })).toHaveLength(3);
-		if (_name.startsWith('429')) expect(Date.now() - started).toBeGreaterThanOrEqual(2000); // 2 x Retry-After: 1
+		// n8n 1.x drops the response headers from its errors, so the node cannot see Retry-After
+		// there and waits its own back-off (0.5 s, then 1 s) instead of 2 x Retry-After: 1.
+		const waitedAtLeast = N8N_MAJOR >= 2 ? 2000 : RETRY.firstDelayMs * 3;
+		if (_name.startsWith('429')) expect(Date.now() - started).toBeGreaterThanOrEqual(waitedAtLeast);
 	});
 
 	it('an answer slower than the Timeout option is abandoned and retried', async () => {

@@ -1,0 +1,62 @@
+/**
+ * The supported n8n range is a claim: it must name exactly the versions the tests install, so
+ * bumping a pinned n8n without moving the claim (or the README) fails here. What runs at each
+ * end: npm run test:n8n1-real / test:e2e (real n8n), npm run test:n8n1 / npm test (engine).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+const manifest = (file: string) =>
+	JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as {
+		engines?: Record<string, string>;
+		peerDependencies?: Record<string, string>;
+		dependencies?: Record<string, string>;
+		devDependencies?: Record<string, string>;
+	};
+
+const pkg = manifest('package.json');
+const [lowest, highest] = (pkg.engines?.n8n ?? '').split(' - ');
+const realN8n1 = manifest('test/n8n1/real/package.json').dependencies!.n8n;
+const realN8n2 = manifest('test/e2e/n8n/package.json').dependencies!.n8n;
+const engine1 = manifest('test/n8n1/engine/package.json').dependencies!;
+const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const supportedSection = readme.slice(readme.indexOf('## Supported n8n versions'), readme.indexOf('## Try it'));
+
+describe('the supported n8n range', () => {
+	it('is "lowest - highest" in engines.n8n, from a 1.x to a 2.x', () => {
+		expect(pkg.engines?.n8n).toMatch(/^\d+\.\d+\.\d+ - \d+\.\d+\.\d+$/);
+		expect(lowest).toMatch(/^1\./);
+		expect(highest).toMatch(/^2\./);
+	});
+
+	it('ends where the real-n8n tests install: 1.x in test:n8n1-real, 2.x in test:e2e', () => {
+		expect(lowest).toBe(realN8n1);
+		expect(highest).toBe(realN8n2);
+	});
+
+	it('has its engine tests on n8n-core 1.x and 2.x', () => {
+		expect(engine1['n8n-core']).toMatch(/^1\./);
+		expect(engine1['n8n-workflow']).toMatch(/^1\./);
+		expect(pkg.devDependencies?.['n8n-core']).toMatch(/^2\./);
+		expect(pkg.devDependencies?.['n8n-workflow']).toMatch(/^2\./);
+	});
+
+	it('is stated in the README with every version tested', () => {
+		expect(supportedSection).toContain(`**n8n ${lowest} to ${highest}**`);
+		for (const version of [
+			realN8n1,
+			realN8n2,
+			`n8n-core ${engine1['n8n-core']}`,
+			`n8n-workflow ${engine1['n8n-workflow']}`,
+			`n8n-core ${pkg.devDependencies?.['n8n-core']}`,
+			`n8n-workflow ${pkg.devDependencies?.['n8n-workflow']}`,
+		]) {
+			expect(supportedSection).toContain(version);
+		}
+	});
+
+	it('leaves peerDependencies as n8n\'s scanner wants them', () => {
+		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+	});
+});
