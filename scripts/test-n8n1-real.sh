@@ -6,6 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+. scripts/use-system-node.sh
 
 start=$(date +%s)
 export LBA_N8N_BIN="$(LBA_N8N_MANIFEST=test/n8n1/real/package.json LBA_N8N_NODE=system bash scripts/install-n8n.sh | tail -1)"

@@ -7,6 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+. scripts/use-system-node.sh
 
 start=$(date +%s)
 engine="$(LBA_N8N_MANIFEST=test/n8n1/engine/package.json LBA_N8N_PACKAGE=n8n-core LBA_N8N_NODE=system \

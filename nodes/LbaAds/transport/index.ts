@@ -211,9 +211,15 @@ export function describeFailure(error: unknown): Failure {
  */
 function failureFromNodeApiError(error: unknown): Failure {
 	if (typeof error !== 'object' || error === null) return {};
-	const { httpCode, context } = error as { httpCode?: unknown; context?: { data?: unknown } };
+	const { httpCode, context, description } = error as { httpCode?: unknown; context?: { data?: unknown }; description?: unknown };
 	if (typeof httpCode !== 'string') return {};
-	if (/^\d{3}$/.test(httpCode)) return { status: Number(httpCode), body: context?.data };
+	if (/^\d{3}$/.test(httpCode)) {
+		const failure: Failure = { status: Number(httpCode), body: context?.data };
+		// n8n's OAuth2 client words a token answer it cannot read (such as the real service's
+		// {"ErrorCode", "Error"}) "HTTP status 401"; axios, for the API itself, "Request failed with status code 401".
+		if (typeof description === 'string' && /^HTTP status \d{3}$/.test(description)) failure.tokenEndpoint = true;
+		return failure;
+	}
 	if (!/^[A-Z_]+$/.test(httpCode)) return {};
 	const failure: Failure = { networkCode: httpCode };
 	// 1.x also loses the OAuth2 client's answer: only its code tells a refused token request apart.
