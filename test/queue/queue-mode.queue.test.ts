@@ -6,6 +6,7 @@
 //   npm run test:queue
 //
 // Figures are printed at the end and written to artifacts/queue/queue-mode.md.
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -380,6 +381,46 @@ describeQueue('queue mode: n8n 2.40.7 main + 2 workers, PostgreSQL, Redis', () =
 				'QUEUE_WORKER_LOCK_DURATION=20000 and QUEUE_WORKER_STALLED_INTERVAL=10000 here; with the defaults (60 s, 30 s) the caller waits about 90 s.',
 			].join('\n'),
 		);
+	});
+	test('ten different calls at once on two workers: every campaign request that left had its key in n8n\'s database (no claim lost to another worker\'s write)', async () => {
+		// Each call: 4 campaigns in one wave. The answers take 4 s, so all 40 requests are in flight at
+		// once and no run has settled (settling records the keys again, which would hide a lost claim).
+		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 4000, times: 1000 });
+		const rows: string[] = [];
+		let lostInAll = 0;
+		for (let round = 1; round <= 3; round++) {
+			const prefix = `claims-${round}`;
+			const calls = Array.from({ length: 10 }, (_, n) => callWebhook(queue.main, 'create-campaigns', { prefix: `${prefix}-${n + 1}`, count: 4 }));
+			const arrived = async () =>
+				((await requests()) as Array<JournalRequest & { body?: Json }>).filter((request) => request.path === '/lba/campaign' && String(request.body?.name ?? '').startsWith(`${prefix}-`));
+			await waitUntil(`the 40 requests of ${prefix}`, async () => (await arrived()).length >= 40);
+			// First the requests that have left, then the database: each of them must find its key there.
+			const left = await arrived();
+			const answeredBefore = left.filter((request) => request.status !== null).length;
+			const [[value]] = await queue.postgres.sql(`SELECT value::text FROM processed_data WHERE "workflowId" = '${campaignsWorkflow.id}'`);
+			const inDatabase = new Set<string>(JSON.parse(value).data);
+			const answers = await Promise.all(calls);
+			expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+			const keyOf = new Map<string, string>();
+			for (const answer of answers) for (const item of answer.body as Json[]) keyOf.set(String(item.name), String(item.idempotencyKey));
+			const md5 = (text: string) => createHash('md5').update(text).digest('base64');
+			const lost = left.filter((request) => !inDatabase.has(md5(keyOf.get(String(request.body!.name))!)));
+			lostInAll += lost.length;
+			const executions = (await queue.rest.listExecutions(campaignsWorkflow.id)).slice(-10);
+			const workers = new Set(executions.map((execution: Json) => queue.workerOf(execution.id)));
+			rows.push(`| ${round} | ${left.length} (${answeredBefore} answered) | ${[...workers].sort().join(', ')} | ${lost.length} |`);
+		}
+		await sandboxFetch('/_sandbox/faults', { method: 'DELETE' });
+		figures.push(
+			[
+				'## Ten different calls at once on two workers: were their keys in the database when their requests left? (3 rounds, 4 campaigns per call)',
+				'',
+				'| round | requests that had left | ran on | requests whose key was not in the database (a lost claim) |',
+				'|---|---|---|---|',
+				...rows,
+			].join('\n'),
+		);
+		expect(lostInAll).toBe(0);
 	});
 	test('the same campaigns sent by two executions at the same moment on two workers: how often both send (n8n\'s store has no lock across processes)', async () => {
 		// Ten pairs of identical calls, each pair at the same moment; 5 campaigns per call.

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import type { DeduplicationItemTypes, ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { failureOutcome } from '../transport';
 import type { SendGuard } from './runItems';
@@ -14,8 +14,9 @@ import type { SendGuard } from './runItems';
  * The store keeps md5 hashes in one row per workflow and node, rewritten read-modify-write
  * without a lock, so concurrent calls can lose each other's entries. Hence: calls are batched
  * per wave of items (one to claim just before the wave is sent, one or two to settle after),
- * and calls for one node are serialised within this n8n process. The settling call also
- * re-records every kept key, so a key another process overwrote in between is restored.
+ * and calls for one node are serialised within this n8n process. Across processes (queue-mode
+ * workers) a claim is confirmed before anything is sent: see `confirmClaimed`. The settling
+ * call also re-records every kept key, so a key another process overwrote in between is restored.
  */
 
 /** Scope 'node': the history is this node's own row (see the README for why not 'workflow'). */
@@ -127,12 +128,15 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			}
 
 			const created = new Set<string>();
+			let claimMs = 0;
 			const recordedBefore = await storeCall(ctx, NOTHING_SENT, async () => {
 				if (toClaim.length === 0) return new Set<string>();
 				const helpers = ctx.helpers;
+				const started = Date.now();
 				const { processed } = await recordFirstTime(ctx, () =>
 					helpers.checkProcessedAndRecord(unique(toClaim.map((c) => c.key)), SCOPE, STORE_OPTIONS),
 				);
+				claimMs = Date.now() - started;
 				const earlier = asStrings(processed);
 				const askMarks = unique(toClaim.filter((c) => !c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
 				const staleMarks = unique(toClaim.filter((c) => c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
@@ -149,9 +153,11 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			});
 
 			const heldBack = new Map<number, IDataObject>();
+			const claimedNow: string[] = [];
 			for (const candidate of toClaim) {
 				if (candidate.resend || !recordedBefore.has(candidate.key)) {
 					claimedKeys.set(candidate.itemIndex, candidate.key);
+					claimedNow.push(candidate.key);
 					continue;
 				}
 				const wasCreated = created.has(createdMark(candidate.key));
@@ -165,6 +171,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 					howToResend: HOW_TO_RESEND,
 				});
 			}
+			if (claimedNow.length) await confirmClaimed(ctx, unique(claimedNow), claimMs);
 			for (const [itemIndex, json] of heldBack) skipped.set(itemIndex, json);
 			// A repeat shares its first item's fate: held back with it, or sent once as that item.
 			for (const { itemIndex, first, key } of repeats) {
@@ -208,6 +215,37 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			});
 		},
 	};
+}
+
+/** How long to wait before confirming a claim: a few store calls' time, within these bounds. */
+const CONFIRM_WAIT_MIN_MS = 25;
+const CONFIRM_WAIT_MAX_MS = 1000;
+const CONFIRM_WAIT_PER_CALL = 4;
+const CONFIRM_ROUNDS = 5;
+
+/**
+ * Makes sure a wave's claimed keys are in the store before any of its requests leaves. Another
+ * process (a queue-mode worker) whose store call read the row just before our claim wrote it
+ * writes the row back a moment later without our keys: if n8n then died mid-wave, a re-run
+ * would find no key and send those campaigns again. So: wait until such a call must have
+ * written (a few store calls' time), ask for the keys again, and repeat while any was missing
+ * (asking records them again). A call that reads after our write keeps our keys.
+ */
+async function confirmClaimed(ctx: IExecuteFunctions, keys: string[], claimMs: number): Promise<void> {
+	let callMs = claimMs;
+	for (let round = 1; round <= CONFIRM_ROUNDS; round++) {
+		await sleep(Math.min(CONFIRM_WAIT_MAX_MS, Math.max(CONFIRM_WAIT_MIN_MS, CONFIRM_WAIT_PER_CALL * callMs)));
+		const started = Date.now();
+		const { new: missing } = await storeCall(ctx, NOTHING_SENT, async () => await ctx.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS));
+		callMs = Date.now() - started;
+		if (missing.length === 0) return;
+	}
+	await storeCall(ctx, NOTHING_SENT, async () => await ctx.helpers.removeProcessed(keys, SCOPE, STORE_OPTIONS));
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Duplicate protection could not keep its record of ${keys.length} campaign(s) in n8n's history: other n8n processes kept overwriting it (${CONFIRM_ROUNDS} tries)`,
+		{ description: 'Nothing was sent. Run the workflow again; if this persists, fewer executions of this workflow at once on different workers avoids it.' },
+	);
 }
 
 /** Forgets the given keys (with their "created" marks), or all of this node's history; returns the entries before. */

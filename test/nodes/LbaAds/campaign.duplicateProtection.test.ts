@@ -210,16 +210,16 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(store.calls.checkProcessedAndRecord + store.calls.removeProcessed).toBe(0);
 	});
 
-	it('store calls are batched per wave of 4 x concurrency items: one to claim, one to settle', async () => {
+	it('store calls are batched per wave of 4 x concurrency items: one to claim, one to confirm the claim, one to settle', async () => {
 		const many = Array.from({ length: 40 }, (_, index) => ({ name: `batch-${index}` }));
 		await runNode(context, { ...byName, options: { concurrency: 10 } }, many, { workflowId });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 2, removeProcessed: 0 });
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 3, removeProcessed: 0 });
 		store.reset();
 		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 4, removeProcessed: 0 });
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 6, removeProcessed: 0 });
 		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
-		// The re-run's two waves each claim, then ask for the "created" marks, and have nothing to settle.
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 8, removeProcessed: 0 });
+		// The re-run's two waves each claim, then ask for the "created" marks, and have nothing to confirm or settle.
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 10, removeProcessed: 0 });
 	});
 
 	it('only the wave in flight is claimed: if n8n died now, a Retry would send every later item', async () => {
@@ -275,5 +275,78 @@ describe('concurrent executions of one workflow (one n8n process)', () => {
 		await raw.checkProcessedAndRecord(['seed'], 'node', contextData, options);
 		await Promise.all(Array.from({ length: 8 }, (_, run) => raw.checkProcessedAndRecord([`key-${run}`], 'node', contextData, options)));
 		expect(raw.entries('raw', 'lba').length).toBeLessThan(9);
+	});
+});
+
+describe('other n8n processes writing the same history (queue-mode workers)', () => {
+	/**
+	 * Another process's store call that read the row just before ours wrote it, and writes its
+	 * copy back (with a key of its own) just after: n8n's store has no lock, so our keys are gone.
+	 * `times` such overwrites, one after each of this workflow's next store calls that records.
+	 */
+	function anotherProcessOverwrites(times: number) {
+		const original = store.checkProcessedAndRecord.bind(store);
+		let left = times;
+		return jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
+			const key = store.rowKey(scope, contextData);
+			const before = store.rows.get(key);
+			const staleCopy = before ? { mode: before.mode, data: [...before.data] } : undefined;
+			const output = await original(items, scope, contextData, options);
+			if (left > 0 && staleCopy && contextData.workflow.id === workflowId) {
+				left--;
+				store.rows.set(key, { mode: staleCopy.mode, data: [...staleCopy.data, InMemoryDeduplicator.hash(`other-process-${left}`)] });
+			}
+			return output;
+		});
+	}
+
+	afterEach(() => jest.restoreAllMocks());
+
+	it('a claim another process overwrote is recorded again before any request leaves', async () => {
+		await runNode(context, byName, [{ name: 'earlier' }], { workflowId }); // the row exists, as it would on a busy workflow
+		const overwrite = anotherProcessOverwrites(1);
+		// Every campaign answers after 600 ms; look at the store while they are in flight.
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 600, times: 6 });
+		const running = runNode(context, byName, six, { workflowId });
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const inFlight = await requests(context, { path: '/lba/campaign' });
+		const midRun = new Set(store.entries(workflowId, 'lba'));
+		const result = await running;
+		overwrite.mockRestore();
+
+		// The six requests had left and were waiting for their answers (status null).
+		expect(inFlight.filter((request) => request.status === null).map((request) => String((request.body as IDataObject).name)).sort()).toEqual(six.map((item) => item.name));
+		const keys = result.items.map((item) => String(item.json.idempotencyKey));
+		expect(keys.map((key) => midRun.has(InMemoryDeduplicator.hash(key)))).toEqual(six.map(() => true));
+		// The other process's own key survived too: the record was made again on top of its write.
+		expect(midRun.has(InMemoryDeduplicator.hash('other-process-0'))).toBe(true);
+		expect(await campaigns(context)).toHaveLength(7);
+	});
+
+	it('control: the simulated overwrite really drops a claim whose own store call said it was recorded', async () => {
+		// The same overwrite, seen from outside the node: the claim's own store call reports success.
+		await runNode(context, byName, [{ name: 'earlier' }], { workflowId });
+		const overwrite = anotherProcessOverwrites(1);
+		const contextData = { workflow: { id: workflowId, active: false }, node: { id: 'lba' } } as never;
+		const claimed = await store.checkProcessedAndRecord(['content:claimed'], 'node', contextData, { mode: 'entries' });
+		overwrite.mockRestore();
+		expect(claimed.new).toEqual(['content:claimed']);
+		expect(store.entries(workflowId, 'lba')).not.toContain(InMemoryDeduplicator.hash('content:claimed'));
+	});
+
+	it('a history that other processes keep overwriting: a clear error, nothing sent, the claim taken back', async () => {
+		await runNode(context, byName, [{ name: 'earlier' }], { workflowId });
+		const entriesBefore = store.entries(workflowId, 'lba');
+		anotherProcessOverwrites(1000);
+		const result = await runNode(context, byName, six.slice(0, 2), { workflowId });
+		jest.restoreAllMocks();
+		expect(errorOf(result)?.message).toBe(
+			"Duplicate protection could not keep its record of 2 campaign(s) in n8n's history: other n8n processes kept overwriting it (5 tries)",
+		);
+		expect(await campaigns(context)).toHaveLength(1);
+		// Left: the earlier campaign's entries and the other processes' own keys, none of this run's.
+		const otherKeys = new Set(Array.from({ length: 1000 }, (_, index) => InMemoryDeduplicator.hash(`other-process-${index}`)));
+		const thisRunsKeys = store.entries(workflowId, 'lba').filter((hash) => !entriesBefore.includes(hash) && !otherKeys.has(hash));
+		expect(thisRunsKeys).toEqual([]);
 	});
 });
