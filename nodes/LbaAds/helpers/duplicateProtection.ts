@@ -1,4 +1,4 @@
-import { createHash } from 'crypto';
+import { createHash, randomUUID } from 'crypto';
 import type { DeduplicationItemTypes, ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -15,8 +15,9 @@ import type { SendGuard } from './runItems';
  * without a lock, so concurrent calls can lose each other's entries. Hence: calls are batched
  * per wave of items (one to claim just before the wave is sent, one or two to settle after),
  * and calls for one node are serialised within this n8n process. Across processes (queue-mode
- * workers) a claim is confirmed before anything is sent: see `confirmClaimed`. The settling
- * call also re-records every kept key, so a key another process overwrote in between is restored.
+ * workers) a claim is confirmed before anything is sent, and two claims of one key at the same
+ * moment are told apart by a token written with each: see `confirmClaimed`. The settling call
+ * also re-records every kept key, so a key another process overwrote in between is restored.
  */
 
 /** Scope 'node': the history is this node's own row (see the README for why not 'workflow'). */
@@ -30,6 +31,7 @@ export type ProtectionMode = 'content' | 'customKey' | 'off';
 const CONTENT_PREFIX = 'content:';
 const CUSTOM_PREFIX = 'custom:';
 const CREATED_PREFIX = 'created:';
+const TOKEN_PREFIX = 'claim:';
 
 export const HOW_TO_RESEND =
 	'To send it again on purpose, turn on Options > Resend for this item (an expression such as {{ $json.resend }} picks items), or run this same node once with the operation Forget Sent Campaigns.';
@@ -65,6 +67,8 @@ function canonicalJson(value: unknown): string {
 }
 
 const createdMark = (key: string) => `${CREATED_PREFIX}${key}`;
+/** Written with a key when it is claimed, unique to that claim; dropped when the wave settles. */
+const claimToken = (key: string) => `${TOKEN_PREFIX}${randomUUID()}:${key}`;
 
 export interface Candidate {
 	itemIndex: number;
@@ -110,6 +114,8 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 	/** Items held back, for repeats that follow them. */
 	const skipped = new Map<number, IDataObject>();
 	const claimedKeys = new Map<number, string>();
+	/** The tokens of the wave being sent, dropped when it settles. */
+	let waveTokens: string[] = [];
 
 	return {
 		async claim(itemIndexes) {
@@ -129,12 +135,15 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 
 			const created = new Set<string>();
 			let claimMs = 0;
+			// A key no run has recorded yet is written together with a token of this claim (see confirmClaimed).
+			const tokens = new Map<string, string>();
+			for (const candidate of toClaim) if (!candidate.resend) tokens.set(candidate.key, claimToken(candidate.key));
 			const recordedBefore = await storeCall(ctx, NOTHING_SENT, async () => {
 				if (toClaim.length === 0) return new Set<string>();
 				const helpers = ctx.helpers;
 				const started = Date.now();
 				const { processed } = await recordFirstTime(ctx, () =>
-					helpers.checkProcessedAndRecord(unique(toClaim.map((c) => c.key)), SCOPE, STORE_OPTIONS),
+					helpers.checkProcessedAndRecord(unique([...toClaim.map((c) => c.key), ...tokens.values()]), SCOPE, STORE_OPTIONS),
 				);
 				claimMs = Date.now() - started;
 				const earlier = asStrings(processed);
@@ -147,17 +156,17 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 					for (const mark of marks.processed) created.add(String(mark));
 					wronglyRecorded = marks.new.map(String);
 				}
-				const removals = unique([...wronglyRecorded, ...staleMarks]);
+				const unusedTokens = [...tokens].filter(([key]) => earlier.has(key)).map(([, token]) => token);
+				const removals = unique([...wronglyRecorded, ...staleMarks, ...unusedTokens]);
 				if (removals.length) await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
 				return earlier;
 			});
 
 			const heldBack = new Map<number, IDataObject>();
-			const claimedNow: string[] = [];
+			const claimedNow: Candidate[] = [];
 			for (const candidate of toClaim) {
 				if (candidate.resend || !recordedBefore.has(candidate.key)) {
-					claimedKeys.set(candidate.itemIndex, candidate.key);
-					claimedNow.push(candidate.key);
+					claimedNow.push(candidate);
 					continue;
 				}
 				const wasCreated = created.has(createdMark(candidate.key));
@@ -171,7 +180,23 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 					howToResend: HOW_TO_RESEND,
 				});
 			}
-			if (claimedNow.length) await confirmClaimed(ctx, unique(claimedNow), claimMs);
+			const firstClaims = new Map(claimedNow.filter((c) => !c.resend).map((c) => [c.key, tokens.get(c.key)!]));
+			const resent = unique(claimedNow.filter((c) => c.resend && !firstClaims.has(c.key)).map((c) => c.key));
+			waveTokens = [...firstClaims.values()];
+			const takenByOthers = claimedNow.length ? await confirmClaimed(ctx, firstClaims, resent, claimMs) : new Set<string>();
+			for (const candidate of claimedNow) {
+				if (!takenByOthers.has(candidate.key) || candidate.resend) {
+					claimedKeys.set(candidate.itemIndex, candidate.key);
+					continue;
+				}
+				heldBack.set(candidate.itemIndex, {
+					skipped: true,
+					reason: 'Being sent by another execution of this workflow that started at the same moment (on another n8n worker); not sent here',
+					idempotencyKey: candidate.key,
+					earlierOutcome: 'unknown',
+					howToResend: HOW_TO_RESEND,
+				});
+			}
 			for (const [itemIndex, json] of heldBack) skipped.set(itemIndex, json);
 			// A repeat shares its first item's fate: held back with it, or sent once as that item.
 			for (const { itemIndex, first, key } of repeats) {
@@ -210,7 +235,8 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			await storeCall(ctx, SENT_NOT_RECORDED, async () => {
 				// Recording the kept keys again restores any that another process's write dropped meanwhile.
 				if (keep.size) await ctx.helpers.checkProcessedAndRecord([...marks, ...keep], SCOPE, STORE_OPTIONS);
-				const forget = [...release].flatMap((key) => [key, createdMark(key)]);
+				const forget = [...[...release].flatMap((key) => [key, createdMark(key)]), ...waveTokens];
+				waveTokens = [];
 				if (forget.length) await ctx.helpers.removeProcessed(forget, SCOPE, STORE_OPTIONS);
 			});
 		},
@@ -224,26 +250,49 @@ const CONFIRM_WAIT_PER_CALL = 4;
 const CONFIRM_ROUNDS = 5;
 
 /**
- * Makes sure a wave's claimed keys are in the store before any of its requests leaves. Another
- * process (a queue-mode worker) whose store call read the row just before our claim wrote it
- * writes the row back a moment later without our keys: if n8n then died mid-wave, a re-run
- * would find no key and send those campaigns again. So: wait until such a call must have
- * written (a few store calls' time), ask for the keys again, and repeat while any was missing
- * (asking records them again). A call that reads after our write keeps our keys.
+ * Runs between a wave's claim and its first request; returns the keys another execution won.
+ *
+ * 1. Another process (a queue-mode worker) whose store call read the row just before our claim
+ *    wrote it writes the row back a moment later without our entries: our claim is silently
+ *    lost, and if n8n then died mid-wave a re-run would send those campaigns again.
+ * 2. Two executions that claim the same key at the same moment on two workers both read the
+ *    row without it, and both would send.
+ *
+ * So each first claim of a key is written together with a token unique to it, and after a wait
+ * longer than any store call's read-to-write gap (a few of our own calls' time), we ask again:
+ * - our token is there: the claim holds (any later claimant reads the key and holds back);
+ * - our token is gone but the key is there: a rival claimant of the key wrote over our claim,
+ *   and its write is the one that stays, so it sends and we hold back (exactly one wins);
+ * - both are gone: an unrelated write dropped them; asking recorded them again, so wait and ask
+ *   again. Keys sent again on purpose (Resend) have no token and are only recorded again.
  */
-async function confirmClaimed(ctx: IExecuteFunctions, keys: string[], claimMs: number): Promise<void> {
+async function confirmClaimed(ctx: IExecuteFunctions, firstClaims: Map<string, string>, resent: string[], claimMs: number): Promise<Set<string>> {
+	const takenByOthers = new Set<string>();
+	let pending = new Map(firstClaims);
+	let pendingResent = resent;
 	let callMs = claimMs;
-	for (let round = 1; round <= CONFIRM_ROUNDS; round++) {
+	for (let round = 1; round <= CONFIRM_ROUNDS && (pending.size || pendingResent.length); round++) {
 		await sleep(Math.min(CONFIRM_WAIT_MAX_MS, Math.max(CONFIRM_WAIT_MIN_MS, CONFIRM_WAIT_PER_CALL * callMs)));
+		const asked = unique([...pending.keys(), ...pending.values(), ...pendingResent]);
 		const started = Date.now();
-		const { new: missing } = await storeCall(ctx, NOTHING_SENT, async () => await ctx.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS));
+		const { processed } = await storeCall(ctx, NOTHING_SENT, async () => await ctx.helpers.checkProcessedAndRecord(asked, SCOPE, STORE_OPTIONS));
 		callMs = Date.now() - started;
-		if (missing.length === 0) return;
+		const present = asStrings(processed);
+		const next = new Map<string, string>();
+		for (const [key, token] of pending) {
+			if (present.has(token) && present.has(key)) continue;
+			if (!present.has(token) && present.has(key)) takenByOthers.add(key);
+			else next.set(key, token);
+		}
+		pending = next;
+		pendingResent = pendingResent.filter((key) => !present.has(key));
 	}
-	await storeCall(ctx, NOTHING_SENT, async () => await ctx.helpers.removeProcessed(keys, SCOPE, STORE_OPTIONS));
+	if (!pending.size && !pendingResent.length) return takenByOthers;
+	const unsettled = [...pending.keys(), ...pendingResent];
+	await storeCall(ctx, NOTHING_SENT, async () => await ctx.helpers.removeProcessed([...unsettled, ...firstClaims.values()], SCOPE, STORE_OPTIONS));
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`Duplicate protection could not keep its record of ${keys.length} campaign(s) in n8n's history: other n8n processes kept overwriting it (${CONFIRM_ROUNDS} tries)`,
+		`Duplicate protection could not keep its record of ${unsettled.length} campaign(s) in n8n's history: other n8n processes kept overwriting it (${CONFIRM_ROUNDS} tries)`,
 		{ description: 'Nothing was sent. Run the workflow again; if this persists, fewer executions of this workflow at once on different workers avoids it.' },
 	);
 }

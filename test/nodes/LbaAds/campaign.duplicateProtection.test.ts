@@ -210,16 +210,19 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(store.calls.checkProcessedAndRecord + store.calls.removeProcessed).toBe(0);
 	});
 
-	it('store calls are batched per wave of 4 x concurrency items: one to claim, one to confirm the claim, one to settle', async () => {
+	it('store calls are batched per wave of 4 x concurrency items: one to claim, one to confirm the claim, one or two to settle', async () => {
 		const many = Array.from({ length: 40 }, (_, index) => ({ name: `batch-${index}` }));
+		// Settling records the created marks, and takes the claim tokens out again.
 		await runNode(context, { ...byName, options: { concurrency: 10 } }, many, { workflowId });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 3, removeProcessed: 0 });
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 3, removeProcessed: 1 });
+		expect(store.entries(workflowId, 'lba')).toHaveLength(80);
 		store.reset();
 		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 6, removeProcessed: 0 });
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 6, removeProcessed: 2 });
 		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
-		// The re-run's two waves each claim, then ask for the "created" marks, and have nothing to confirm or settle.
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 10, removeProcessed: 0 });
+		// The re-run's two waves each claim, ask for the "created" marks, take the unneeded tokens out, and have nothing to confirm or settle.
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 10, removeProcessed: 4 });
+		expect(store.entries(`${workflowId}-b`, 'lba')).toHaveLength(80);
 	});
 
 	it('only the wave in flight is claimed: if n8n died now, a Retry would send every later item', async () => {
@@ -284,7 +287,7 @@ describe('other n8n processes writing the same history (queue-mode workers)', ()
 	 * copy back (with a key of its own) just after: n8n's store has no lock, so our keys are gone.
 	 * `times` such overwrites, one after each of this workflow's next store calls that records.
 	 */
-	function anotherProcessOverwrites(times: number) {
+	function anotherProcessOverwrites(times: number, { claimingTheSameCampaigns = false } = {}) {
 		const original = store.checkProcessedAndRecord.bind(store);
 		let left = times;
 		return jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
@@ -294,7 +297,11 @@ describe('other n8n processes writing the same history (queue-mode workers)', ()
 			const output = await original(items, scope, contextData, options);
 			if (left > 0 && staleCopy && contextData.workflow.id === workflowId) {
 				left--;
-				store.rows.set(key, { mode: staleCopy.mode, data: [...staleCopy.data, InMemoryDeduplicator.hash(`other-process-${left}`)] });
+				// A rival claiming the same campaigns writes their keys with claim tokens of its own.
+				const rivalEntries = claimingTheSameCampaigns
+					? items.filter((item) => String(item).startsWith('content:')).flatMap((item) => [String(item), `claim:rival:${String(item)}`])
+					: [`other-process-${left}`];
+				store.rows.set(key, { mode: staleCopy.mode, data: [...staleCopy.data, ...rivalEntries.map((entry) => InMemoryDeduplicator.hash(entry))] });
 			}
 			return output;
 		});
@@ -321,6 +328,29 @@ describe('other n8n processes writing the same history (queue-mode workers)', ()
 		// The other process's own key survived too: the record was made again on top of its write.
 		expect(midRun.has(InMemoryDeduplicator.hash('other-process-0'))).toBe(true);
 		expect(await campaigns(context)).toHaveLength(7);
+	});
+
+	it('two executions claiming the same campaigns at the same moment: the one whose write stayed sends, the other holds back and sends nothing', async () => {
+		await runNode(context, byName, [{ name: 'earlier' }], { workflowId });
+		// The rival read the row before this run's claim and wrote it back after, with the same keys and its own tokens.
+		anotherProcessOverwrites(1, { claimingTheSameCampaigns: true });
+		const result = await runNode(context, byName, six.slice(0, 3), { workflowId });
+		jest.restoreAllMocks();
+		expect(errorOf(result)).toBeUndefined();
+		expect(result.items.map((item) => item.json)).toEqual(
+			six.slice(0, 3).map(() =>
+				expect.objectContaining({
+					skipped: true,
+					earlierOutcome: 'unknown',
+					reason: 'Being sent by another execution of this workflow that started at the same moment (on another n8n worker); not sent here',
+				}),
+			),
+		);
+		expect(await campaigns(context)).toHaveLength(1);
+		// The keys stay (the rival sends them); this run's tokens are gone.
+		const keys = result.items.map((item) => InMemoryDeduplicator.hash(String(item.json.idempotencyKey)));
+		expect(keys.every((hash) => store.entries(workflowId, 'lba').includes(hash))).toBe(true);
+		expect(store.entries(workflowId, 'lba')).toHaveLength(2 + 3 * 2); // 'earlier' key and mark; 3 keys and the rival's 3 tokens
 	});
 
 	it('control: the simulated overwrite really drops a claim whose own store call said it was recorded', async () => {
