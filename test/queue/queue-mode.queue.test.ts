@@ -424,10 +424,10 @@ describeQueue('queue mode: n8n 2.40.7 main + 2 workers, PostgreSQL, Redis', () =
 		expect(lostInAll).toBe(0);
 	});
 	test('the same campaigns sent by two executions at the same moment on two workers: each campaign is sent once', async () => {
-		// Twenty pairs of identical calls, each pair at the same moment; 5 campaigns per call. Without
+		// Thirty pairs of identical calls, each pair at the same moment; 5 campaigns per call. Without
 		// the claim tokens, 17–30% of such pairs on two workers sent every campaign twice (2026-11-24).
 		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 50, times: 1000 });
-		const pairs = 20;
+		const pairs = 30;
 		const rows: Array<{ workers: string; duplicates: number; heldBack: number }> = [];
 		for (let pair = 1; pair <= pairs; pair++) {
 			const body = { prefix: `pair-${pair}`, count: 5 };
