@@ -64,6 +64,9 @@ async function runN8n(userFolder, args, { env = {}, timeoutMs = 180000 } = {}) {
 			},
 			(err, stdout, stderr) => {
 				if (err && typeof err.code !== 'number') {
+					// `n8n execute` has twice (under load) ended by a signal after printing a failed run in
+					// full; the output still tells what happened. A timeout (we killed it) stays an error.
+					if (err.signal && !err.killed) return resolve({ code: err.signal, stdout, stderr });
 					err.message = `n8n ${args.join(' ')}: ${err.message}\n${stdout}\n${stderr}`;
 					return reject(err);
 				}

@@ -27,7 +27,8 @@ export declare function installCommunityPackage(
 ): Promise<{ name: string; version: string; dir: string }>;
 
 export interface RunResult {
-	code: number;
+	/** The exit code, or the signal that ended the process (not a timeout). */
+	code: number | string;
 	stdout: string;
 	stderr: string;
 }
