@@ -13,7 +13,8 @@ import type { SendGuard } from './runItems';
  *
  * The store keeps md5 hashes in one row per workflow and node, rewritten read-modify-write
  * without a lock, so concurrent calls can lose each other's entries. Hence: calls are batched
- * per wave of items (one to claim just before the wave is sent, one or two to settle after),
+ * per wave of items (one to claim and one to confirm just before the wave is sent, one or two
+ * to settle after),
  * and calls for one node are serialised within this n8n process. Across processes (queue-mode
  * workers) a claim is confirmed before anything is sent, and two claims of one key at the same
  * moment are told apart by a token written with each: see `confirmClaimed`. The settling call
