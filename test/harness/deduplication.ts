@@ -3,11 +3,14 @@
  *
  * Registered the way n8n registers its own: `DataDeduplicationService.init(deduplicator)`
  * from n8n-core. It copies what n8n 2.40.7 does in `n8n/dist/deduplication/deduplication-helper.js`
- * for mode 'entries': one row per workflow and context ('' for scope workflow, `n:<node id>`
- * for scope node) holding an array of md5/base64 hashes; `maxEntries` drops the oldest; a
- * value given twice in one call is pushed twice; removeProcessed drops one copy; and every
- * call reads the row, awaits, then writes it back whole, with no lock. `rmwDelayMs` widens
- * that gap, so tests can show what concurrent calls do to each other.
+ * for modes 'entries' and 'latestIncrementalKey': one row per workflow and context ('' for scope
+ * workflow, `n:<node id>` for scope node). In 'entries' the row holds an array of md5/base64
+ * hashes; `maxEntries` drops the oldest; a value given twice in one call is pushed twice;
+ * removeProcessed drops one copy. In 'latestIncrementalKey' it holds the largest number given,
+ * and a number is new only above it. A row kept in another mode fails the call. Every call
+ * reads the row, awaits, then writes it back whole, with no lock; a missing row is inserted, and
+ * a second insert of one row fails on its unique key. `rmwDelayMs` widens the read-write gap,
+ * so tests can show what concurrent calls do to each other.
  */
 import { createHash } from 'node:crypto';
 
@@ -23,13 +26,17 @@ import type {
 
 interface Row {
 	mode: string;
-	data: string[];
+	data: string[] | number;
 }
+
+const INCOMPATIBLE = 'Deduplication Failed: Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter.';
 
 export class InMemoryDeduplicator implements IDataDeduplicator {
 	readonly rows = new Map<string, Row>();
 	/** Store calls made, by kind (what a test counts to see batching). */
 	readonly calls = { checkProcessedAndRecord: 0, removeProcessed: 0, clearAllProcessedItems: 0, getProcessedDataCount: 0 };
+	/** Of those, the calls on a workflow's shared row (scope 'workflow'): duplicate protection's lock. */
+	readonly workflowRowCalls = { checkProcessedAndRecord: 0, clearAllProcessedItems: 0 };
 	/** Time between a call's read and its write, as a database round trip would take. */
 	rmwDelayMs = 0;
 
@@ -45,19 +52,22 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 
 	/** The hashes a node's (or a workflow's) row holds, for assertions. */
 	entries(workflowId: string, nodeId?: string): string[] {
-		return [...(this.rows.get(`${workflowId}|${nodeId === undefined ? '' : `n:${nodeId}`}`)?.data ?? [])];
+		const data = this.rows.get(`${workflowId}|${nodeId === undefined ? '' : `n:${nodeId}`}`)?.data;
+		return Array.isArray(data) ? [...data] : [];
 	}
 
 	reset() {
 		this.rows.clear();
 		for (const key of Object.keys(this.calls) as Array<keyof typeof this.calls>) this.calls[key] = 0;
+		this.workflowRowCalls.checkProcessedAndRecord = 0;
+		this.workflowRowCalls.clearAllProcessedItems = 0;
 	}
 
 	private async read(key: string, options: ICheckProcessedOptions): Promise<Row | undefined> {
-		if (options.mode !== 'entries') throw new Error(`the harness store supports mode 'entries' only, not ${options.mode}`);
+		if (options.mode !== 'entries' && options.mode !== 'latestIncrementalKey') throw new Error(`the harness store does not support mode ${options.mode}`);
 		const row = this.rows.get(key);
-		if (row && row.mode !== options.mode) throw new Error('Deduplication data was originally saved with an incompatible setting');
-		const copy = row ? { mode: row.mode, data: [...row.data] } : undefined;
+		if (row && row.mode !== options.mode) throw new Error(INCOMPATIBLE);
+		const copy = row ? { mode: row.mode, data: Array.isArray(row.data) ? [...row.data] : row.data } : undefined;
 		await new Promise((resolve) => (this.rmwDelayMs > 0 ? setTimeout(resolve, this.rmwDelayMs) : setImmediate(resolve)));
 		return copy;
 	}
@@ -69,8 +79,10 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		this.calls.checkProcessedAndRecord++;
+		if (scope === 'workflow') this.workflowRowCalls.checkProcessedAndRecord++;
 		const key = this.rowKey(scope, contextData);
 		const row = await this.read(key, options);
+		if (options.mode === 'latestIncrementalKey') return this.recordLatest(key, row, items, options);
 		const hashes = items.map((item) => InMemoryDeduplicator.hash(item));
 		if (!row) {
 			if (options.maxEntries) hashes.splice(0, hashes.length - options.maxEntries);
@@ -78,18 +90,44 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			this.rows.set(key, { mode: options.mode, data: hashes });
 			return { new: items, processed: [] };
 		}
-		const seen = new Set(row.data);
+		const data = row.data as string[];
+		const seen = new Set(data);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		hashes.forEach((hash, index) => {
 			if (seen.has(hash)) output.processed.push(items[index]);
 			else {
 				output.new.push(items[index]);
-				row.data.push(hash);
+				data.push(hash);
 			}
 		});
-		if (options.maxEntries) row.data.splice(0, row.data.length - options.maxEntries);
-		this.rows.set(key, row);
+		if (options.maxEntries) data.splice(0, data.length - options.maxEntries);
+		this.write(key, row);
 		return output;
+	}
+
+	/** n8n's handleLatestModes: the row keeps the largest number; a number is new only above it. */
+	private recordLatest(key: string, row: Row | undefined, items: DeduplicationItemTypes[], options: ICheckProcessedOptions): IDeduplicationOutput {
+		const numbers = items.map(Number);
+		if (!row) {
+			if (this.rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+			this.rows.set(key, { mode: options.mode, data: Math.max(...numbers) });
+			return { new: items, processed: [] };
+		}
+		const output: IDeduplicationOutput = { new: [], processed: [] };
+		let largest = row.data as number;
+		numbers.forEach((value, index) => {
+			if (value > (row.data as number)) {
+				output.new.push(items[index]);
+				largest = Math.max(largest, value);
+			} else output.processed.push(items[index]);
+		});
+		this.write(key, { mode: row.mode, data: largest });
+		return output;
+	}
+
+	/** n8n's `update` of a row by its key: a row deleted meanwhile stays deleted. */
+	private write(key: string, row: Row) {
+		if (this.rows.has(key)) this.rows.set(key, row);
 	}
 
 	async removeProcessed(
@@ -101,16 +139,17 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		this.calls.removeProcessed++;
 		const key = this.rowKey(scope, contextData);
 		const row = await this.read(key, options);
-		if (!row) return;
+		if (!row || !Array.isArray(row.data)) return;
 		for (const hash of items.map((item) => InMemoryDeduplicator.hash(item))) {
 			const index = row.data.indexOf(hash);
 			if (index !== -1) row.data.splice(index, 1);
 		}
-		this.rows.set(key, row);
+		this.write(key, row);
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
 		this.calls.clearAllProcessedItems++;
+		if (scope === 'workflow') this.workflowRowCalls.clearAllProcessedItems++;
 		this.rows.delete(this.rowKey(scope, contextData));
 	}
 
@@ -121,7 +160,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	): Promise<number> {
 		this.calls.getProcessedDataCount++;
 		const row = this.rows.get(this.rowKey(scope, contextData));
-		return options.mode === 'entries' && row ? row.data.length : 0;
+		return options.mode === 'entries' && row && Array.isArray(row.data) ? row.data.length : 0;
 	}
 }
 
