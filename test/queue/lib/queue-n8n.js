@@ -21,8 +21,10 @@ const { startPostgres, startRedis } = require('./services');
 /**
  * @param {string} name  temp folder prefix
  * @param {{ workers?: number, concurrency?: number, workflows?: object[],
- *           credentials?: (sandboxUrl: string) => object[], sandbox?: object, env?: object }} [opts]
- *   `sandbox`: options for the sandbox (e.g. { tokenTtlSeconds: 5 }); `env`: extra n8n settings for every process.
+ *           credentials?: (sandboxUrl: string) => object[], sandbox?: object, env?: object,
+ *           workerEnv?: (services: { postgres: object, redis: object }) => Promise<object> }} [opts]
+ *   `sandbox`: options for the sandbox (e.g. { tokenTtlSeconds: 5 }); `env`: extra n8n settings for every process;
+ *   `workerEnv`: settings for the workers only, made once the services run (e.g. a proxy's port for the database).
  */
 async function startQueueN8n(name, opts = {}) {
 	const { workers: workerCount = 2, concurrency = 5 } = opts;
@@ -58,6 +60,7 @@ async function startQueueN8n(name, opts = {}) {
 		await runN8nOk(mainDir, ['import:workflow', `--input=${input('workflows.json', opts.workflows)}`], { env });
 	}
 
+	const workerEnv = { ...env, ...(opts.workerEnv ? await opts.workerEnv({ postgres, redis }) : {}) };
 	const setup = { sandbox, postgres, redis, env, main: undefined, rest: undefined, workers: [] };
 	setup.startMain = async () => {
 		setup.main = await startN8n(mainDir, { env });
@@ -70,7 +73,7 @@ async function startQueueN8n(name, opts = {}) {
 	setup.startWorker = async (index, { concurrency: workerConcurrency = concurrency } = {}) => {
 		const dir = path.join(shared.dir, `worker-${index}`);
 		if (!fs.existsSync(dir)) processFolder(`worker-${index}`);
-		const worker = await startN8n(dir, { env, worker: { concurrency: workerConcurrency }, hostname: `lba-worker-${index}` });
+		const worker = await startN8n(dir, { env: workerEnv, worker: { concurrency: workerConcurrency }, hostname: `lba-worker-${index}` });
 		worker.name = `lba-worker-${index}`;
 		setup.workers[index - 1] = worker;
 		return worker;

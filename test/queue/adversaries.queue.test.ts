@@ -1,0 +1,182 @@
+// Duplicate protection in real queue mode under adversaries: n8n 2.40.7 as main + 2 workers,
+// PostgreSQL and Redis on loopback, the packed package and the sandbox. Pairs of identical
+// webhook calls are fired at the same moment (several pairs at once), each call creating the
+// same 5 campaigns, while the host is busy, while workers are paused and resumed at random, and
+// while the workers' database connections are slowed. The sandbox's journal is the judge:
+// campaigns sent twice, and campaigns neither sent nor reported to their caller.
+//
+//   npm run test:queue                 a few pairs per adversary (CI)
+//   npm run test:queue:adversaries     1,000 pairs per adversary, figures printed (about 40 min)
+//
+// Figures go to artifacts/queue/adversaries.md.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import * as e2e from '../e2e/lib';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startQueueN8n } = require('./lib/queue-n8n');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { busyHost, pausedWorkers, startDelayProxy } = require('./lib/adversaries');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { campaignsWorkflow } = require('./lib/workflows');
+
+type Json = Record<string, any>;
+type Answer = { status: number; body: unknown; ms: number };
+type Adversary = { name: string; start(): Promise<void>; stop(): Promise<void>; state?: Json };
+
+const describeQueue = process.env.LBA_QUEUE === '1' ? describe : describe.skip;
+const PAIRS = Number(process.env.LBA_ADVERSARY_PAIRS ?? 16);
+/** Pairs fired at once; each pair's two calls leave at the same moment. */
+const PAIRS_AT_ONCE = Number(process.env.LBA_ADVERSARY_PAIRS_AT_ONCE ?? 4);
+const CAMPAIGNS_PER_CALL = 5;
+const workflow = campaignsWorkflow({ id: 'queueAdversaryCampaigns', webhookPath: 'adversary-campaigns', withExecutionId: true });
+
+const figures: string[] = [];
+
+describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pairs each, n8n 2.40.7 main + 2 workers`, () => {
+	let queue: any;
+	let proxy: any;
+
+	async function callWebhook(body: Json): Promise<Answer> {
+		const started = Date.now();
+		try {
+			const res = await fetch(`${queue.main.baseUrl}/webhook/adversary-campaigns`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+				signal: AbortSignal.timeout(300_000),
+			});
+			const text = await res.text();
+			let json: unknown = text;
+			try {
+				json = JSON.parse(text);
+			} catch {
+				// a plain-text answer stays text
+			}
+			return { status: res.status, body: json, ms: Date.now() - started };
+		} catch (error) {
+			return { status: 0, body: String((error as Error).message), ms: Date.now() - started };
+		}
+	}
+
+	beforeAll(async () => {
+		e2e.n8nBin();
+		queue = await startQueueN8n('adversaries', {
+			workers: 2,
+			concurrency: 5,
+			workflows: [workflow],
+			workerEnv: async ({ postgres }: { postgres: { port: number } }) => {
+				proxy = await startDelayProxy(postgres.port);
+				return { DB_POSTGRESDB_PORT: String(proxy.port) };
+			},
+		});
+		await queue.rest.activateWorkflow(workflow.id);
+		for (const deadline = Date.now() + 30_000; ; ) {
+			const probe = await fetch(`${queue.main.baseUrl}/webhook/adversary-campaigns`, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1', 'access-control-request-method': 'POST' } });
+			if (probe.status === 204) break;
+			if (Date.now() > deadline) throw new Error('webhook not registered');
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		// Each campaign is answered after 50 ms, as a real service takes its time.
+		await fetch(`${queue.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'POST', path: '/lba/campaign', latencyMs: 50, times: 1_000_000 }) });
+	}, 10 * 60 * 1000);
+
+	afterAll(async () => {
+		await queue?.close();
+		await proxy?.close();
+		if (figures.length) {
+			const text = [
+				`# Duplicate protection under adversaries (real n8n 2.40.7, main + 2 workers, PostgreSQL, Redis)`,
+				'',
+				`${PAIRS} pairs per adversary, ${PAIRS_AT_ONCE} pairs at once; each call creates the same ${CAMPAIGNS_PER_CALL} campaigns as its twin.`,
+				'',
+				'| adversary | pairs | pairs on two workers | campaigns | sent twice | neither sent nor reported | calls that failed (reported) | held back as "may have been created" | time | what the adversary did |',
+				'|---|---|---|---|---|---|---|---|---|---|',
+				...figures,
+			].join('\n');
+			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'queue'));
+			fs.writeFileSync(path.join(dir, 'adversaries.md'), `${text}\n`);
+			console.log(text);
+		}
+	});
+
+	/** Fires the pairs under `adversary`, then reads the journal; returns the counts. */
+	async function pairsUnder(label: string, adversary: Adversary | undefined) {
+		const started = Date.now();
+		const results: Array<{ pair: number; answers: Answer[] }> = [];
+		await adversary?.start();
+		try {
+			for (let first = 1; first <= PAIRS; first += PAIRS_AT_ONCE) {
+				const batch = Array.from({ length: Math.min(PAIRS_AT_ONCE, PAIRS - first + 1) }, (_, i) => first + i);
+				await Promise.all(
+					batch.map(async (pair) => {
+						const body = { prefix: `${label}-${pair}`, count: CAMPAIGNS_PER_CALL };
+						results.push({ pair, answers: await Promise.all([callWebhook(body), callWebhook(body)]) });
+					}),
+				);
+			}
+		} finally {
+			await adversary?.stop();
+		}
+		const seconds = (Date.now() - started) / 1000;
+		const journal: Array<{ request: { name: string } }> = ((await (await fetch(`${queue.sandbox.url}/_sandbox/campaigns`)).json()) as Json).campaigns;
+		const sent = new Map<string, number>();
+		for (const campaign of journal) if (campaign.request.name.startsWith(`${label}-`)) sent.set(campaign.request.name, (sent.get(campaign.request.name) ?? 0) + 1);
+
+		let twice = 0;
+		let unaccounted = 0;
+		let failedCalls = 0;
+		let heldBack = 0;
+		let onTwoWorkers = 0;
+		const failures: string[] = [];
+		for (const { pair, answers } of results) {
+			const items = answers.map((answer) => (answer.status === 200 && Array.isArray(answer.body) ? (answer.body as Json[]) : undefined));
+			for (const [index, answer] of answers.entries()) {
+				if (!items[index]) {
+					failedCalls++;
+					if (failures.length < 3) failures.push(`HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
+				}
+			}
+			const workers = new Set(items.filter(Boolean).map((list) => queue.workerOf(String(list![0]?.executionId))));
+			if (workers.size === 2) onTwoWorkers++;
+			for (let i = 0; i < CAMPAIGNS_PER_CALL; i++) {
+				const count = sent.get(`${label}-${pair}-${i + 1}`) ?? 0;
+				twice += Math.max(0, count - 1);
+				const reported = items.some((list) => !list || list[i]?.error !== undefined || (list[i]?.skipped && list[i]?.earlierOutcome === 'unknown'));
+				if (count === 0 && !reported) unaccounted++;
+				heldBack += items.filter((list) => list?.[i]?.skipped && list[i].earlierOutcome === 'unknown').length;
+			}
+		}
+		const did = adversary?.state ? JSON.stringify(adversary.state, (key, value) => (typeof value === 'number' ? Math.round(value) : value)) : '';
+		figures.push(
+			`| ${adversary?.name ?? 'none (calm host)'} | ${results.length} | ${onTwoWorkers} | ${results.length * CAMPAIGNS_PER_CALL} | ${twice} | ${unaccounted} | ${failedCalls}${failures.length ? ` (${failures.join('; ')})` : ''} | ${heldBack} | ${seconds.toFixed(0)} s | ${did} |`,
+		);
+		return { twice, unaccounted, onTwoWorkers, created: sent.size };
+	}
+
+	test('calm host: every campaign sent once', async () => {
+		const counts = await pairsUnder('calm', undefined);
+		expect(counts.onTwoWorkers).toBeGreaterThan(0);
+		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+	});
+
+	test('CPU saturated by busy processes: every campaign sent once, none lost', async () => {
+		const counts = await pairsUnder('busy', busyHost({ count: 3 }));
+		expect(counts.onTwoWorkers).toBeGreaterThan(0);
+		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+	});
+
+	test('workers paused and resumed at random (0.2 to 3 s): every campaign sent once, none lost', async () => {
+		const adversary = pausedWorkers(() => queue.workers);
+		const counts = await pairsUnder('paused', adversary);
+		expect(adversary.state.pauses).toBeGreaterThan(0);
+		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+	});
+
+	test('PostgreSQL slowed for the workers (heavy-tailed delay): every campaign sent once, none lost', async () => {
+		const counts = await pairsUnder('slowdb', proxy.adversary);
+		expect(proxy.state.chunks).toBeGreaterThan(0);
+		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+	});
+});

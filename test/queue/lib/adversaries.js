@@ -1,0 +1,119 @@
+'use strict';
+// Adversaries for duplicate protection in queue mode, each bounded in time and undone by stop():
+// - a busy host: processes that spin on the CPU (each under `timeout`, so none outlives the test);
+// - paused workers: SIGSTOP a random worker for 0.2 to 3 s, SIGCONT, again;
+// - a slow database: a TCP proxy on loopback between the workers and PostgreSQL that holds each
+//   chunk for a random, heavy-tailed time (Pareto), keeping the order of each connection's bytes.
+const net = require('node:net');
+const { spawn } = require('node:child_process');
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const between = (min, max) => min + Math.random() * (max - min);
+
+/** `count` processes spinning on the CPU for at most `maxSeconds`. */
+function busyHost({ count = 3, maxSeconds = 1800 } = {}) {
+	let spinners = [];
+	return {
+		name: `CPU saturated (${count} busy processes on ${require('node:os').cpus().length} cores)`,
+		async start() {
+			spinners = Array.from({ length: count }, () => spawn('timeout', [String(maxSeconds), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' }));
+		},
+		async stop() {
+			for (const spinner of spinners) spinner.kill('SIGKILL');
+			spinners = [];
+		},
+	};
+}
+
+/** Pauses a random worker of `workers()` for 0.2 to 3 s, then resumes it, until stopped; counts pauses. */
+function pausedWorkers(workers, { minMs = 200, maxMs = 3000, gapMinMs = 0, gapMaxMs = 1000 } = {}) {
+	let running = false;
+	let loop;
+	const state = { pauses: 0, pausedMs: 0 };
+	return {
+		name: `workers paused at random (SIGSTOP ${minMs / 1000}-${maxMs / 1000} s, then SIGCONT)`,
+		state,
+		async start() {
+			running = true;
+			loop = (async () => {
+				while (running) {
+					await sleep(between(gapMinMs, gapMaxMs));
+					const live = workers().filter((worker) => worker && !worker.exited());
+					if (!running || !live.length) continue;
+					const victim = live[Math.floor(Math.random() * live.length)];
+					const pauseMs = between(minMs, maxMs);
+					try {
+						process.kill(-victim.pid, 'SIGSTOP');
+						await sleep(pauseMs);
+					} finally {
+						process.kill(-victim.pid, 'SIGCONT');
+					}
+					state.pauses++;
+					state.pausedMs += pauseMs;
+				}
+			})();
+		},
+		async stop() {
+			running = false;
+			await loop;
+		},
+	};
+}
+
+/**
+ * A TCP proxy to `targetPort` on loopback. While `slow` is on, every chunk in either direction is
+ * delayed by a Pareto time (scale `scaleMs`, shape `shape`, at most `capMs`), in order per direction.
+ */
+async function startDelayProxy(targetPort, { scaleMs = 2, shape = 1.2, capMs = 2000 } = {}) {
+	const state = { slow: false, chunks: 0, delayedMs: 0, longest: 0, over100ms: 0 };
+	const delay = () => {
+		if (!state.slow) return 0;
+		const ms = Math.min(capMs, scaleMs / Math.pow(1 - Math.random(), 1 / shape));
+		state.chunks++;
+		state.delayedMs += ms;
+		state.longest = Math.max(state.longest, ms);
+		if (ms > 100) state.over100ms++;
+		return ms;
+	};
+	/** Writes chunks to `to` in order, each no sooner than its own delay after it arrived. */
+	const relay = (from, to) => {
+		let due = 0;
+		from.on('data', (chunk) => {
+			due = Math.max(due, Date.now() + delay());
+			const wait = due - Date.now();
+			if (wait <= 0) to.write(chunk);
+			else setTimeout(() => to.destroyed || to.write(chunk), wait);
+		});
+		from.on('end', () => setTimeout(() => to.end(), Math.max(0, due - Date.now())));
+		from.on('error', () => to.destroy());
+	};
+	const sockets = new Set();
+	const server = net.createServer((client) => {
+		const upstream = net.connect(targetPort, '127.0.0.1');
+		sockets.add(client).add(upstream);
+		for (const socket of [client, upstream]) socket.on('close', () => sockets.delete(socket));
+		relay(client, upstream);
+		relay(upstream, client);
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		port: server.address().port,
+		state,
+		adversary: {
+			name: `PostgreSQL slowed for the workers (loopback proxy, Pareto delay per chunk: scale ${scaleMs} ms, shape ${shape}, at most ${capMs / 1000} s)`,
+			state,
+			async start() {
+				state.slow = true;
+			},
+			async stop() {
+				state.slow = false;
+			},
+		},
+		async close() {
+			for (const socket of sockets) socket.destroy();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
+
+module.exports = { busyHost, pausedWorkers, startDelayProxy };

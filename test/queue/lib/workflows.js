@@ -1,0 +1,83 @@
+'use strict';
+// Workflows the queue-mode suites share.
+const e2e = require('../../e2e/lib');
+
+/** A Webhook node (POST /webhook/<path>) that answers with the last node's items. */
+function webhookNode(webhookPath) {
+	return {
+		id: `queue-webhook-${webhookPath}`,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: `0b8f6a3c-${webhookPath.length.toString(16).padStart(4, '0')}-4000-8000-${Buffer.from(webhookPath).toString('hex').slice(0, 12).padEnd(12, '0')}`,
+		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+	};
+}
+
+/**
+ * Webhook {prefix, count} -> Code (`count` campaigns named <prefix>-1..n) -> LBA Ads Create,
+ * five requests at a time, duplicate protection on (the default). With `withExecutionId`, a Set
+ * node after it adds the execution's id to each item, so a caller can tell which worker ran it.
+ */
+function campaignsWorkflow({ id, webhookPath, name = 'Queue mode: create campaigns', withExecutionId = false }) {
+	const create = 'Create campaigns';
+	const nodes = [
+		webhookNode(webhookPath),
+		{
+			id: `${id}-code`,
+			name: 'Campaigns to send',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			position: [220, 0],
+			parameters: {
+				jsCode: 'const { prefix, count } = $input.first().json.body;\nreturn Array.from({ length: count }, (_, i) => ({ json: { name: `${prefix}-${i + 1}` } }));',
+			},
+		},
+		{
+			id: `${id}-lba`,
+			name: create,
+			type: 'n8n-nodes-lba-ads.lbaAds',
+			typeVersion: 1,
+			position: [440, 0],
+			parameters: {
+				resource: 'campaign',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				campaignDescription: 'Queue mode e2e',
+				categoryId: 10,
+				channelsInput: 'fields',
+				channels: {
+					channel: [
+						{ sender: 'LBADEMO', locationId: 161, smsQty: 100, message: 'Promo!', startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-02T21:00:00+07:00', telcoId: 'tsel' },
+					],
+				},
+				options: { concurrency: 5 },
+			},
+			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
+		},
+	];
+	const connections = {
+		Webhook: { main: [[{ node: 'Campaigns to send', type: 'main', index: 0 }]] },
+		'Campaigns to send': { main: [[{ node: create, type: 'main', index: 0 }]] },
+	};
+	if (withExecutionId) {
+		nodes.push({
+			id: `${id}-execution`,
+			name: 'Execution id',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [660, 0],
+			parameters: {
+				mode: 'manual',
+				includeOtherFields: true,
+				assignments: { assignments: [{ id: 'execution-id', name: 'executionId', value: '={{ $execution.id }}', type: 'string' }] },
+				options: {},
+			},
+		});
+		connections[create] = { main: [[{ node: 'Execution id', type: 'main', index: 0 }]] };
+	}
+	return { id, name, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+module.exports = { webhookNode, campaignsWorkflow };
