@@ -16,10 +16,17 @@ function busyHost({ count = 3, maxSeconds = 1800 } = {}) {
 	return {
 		name: `CPU saturated (${count} busy processes on ${require('node:os').cpus().length} cores)`,
 		async start() {
-			spinners = Array.from({ length: count }, () => spawn('timeout', [String(maxSeconds), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' }));
+			// Each in a process group of its own, so that stop() ends the spinning shell, not only `timeout`.
+			spinners = Array.from({ length: count }, () => spawn('timeout', [String(maxSeconds), 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore', detached: true }));
 		},
 		async stop() {
-			for (const spinner of spinners) spinner.kill('SIGKILL');
+			for (const spinner of spinners) {
+				try {
+					process.kill(-spinner.pid, 'SIGKILL');
+				} catch {
+					// already ended by its timeout
+				}
+			}
 			spinners = [];
 		},
 	};
