@@ -12,6 +12,7 @@ const { parseArgs } = require('node:util');
 
 const { runP3 } = require('./p3');
 const { runP4 } = require('./p4');
+const { runP5 } = require('./p5');
 const { startSandbox } = require('./processes');
 const n8n = require('./n8n');
 const e2e = require('../test/e2e/lib');
@@ -19,7 +20,7 @@ const { renderSvg } = require('./plot');
 
 const { values: flags } = parseArgs({
 	options: {
-		only: { type: 'string', default: 'p1,p2,p3,p4' },
+		only: { type: 'string', default: 'p1,p2,p3,p4,p5' },
 		rounds: { type: 'string', default: '3' },
 		quick: { type: 'boolean', default: false }, // tiny sizes, to check the bench itself works
 	},
@@ -203,6 +204,16 @@ function table(results) {
 		rows.push([`${label}: executions/s, 2 workers vs 1`, num(s.twoWorkersPerSec, (x) => x.toFixed(1)), num(s.oneWorkerPerSec, (x) => x.toFixed(1)), fx(s.speedup), '> 1× (2 cores)']);
 		rows.push(['P4 CPU per execution (ms): main / workers; PostgreSQL + Redis', num(s.mainCpuMs, (x) => x.toFixed(1)), `${num(s.workerCpuMs, (x) => x.toFixed(1))}; ${num(s.storesCpuMs, (x) => x.toFixed(1))}`, '', '']);
 	}
+	if (results.p5) {
+		const s = results.p5;
+		for (const [db, r] of Object.entries(s.results)) {
+			const base = r.ms.h0;
+			for (const key of s.contenders.filter((k) => k !== 'h0')) {
+				const label = key === 'off' ? 'protection Off' : `history of ${Number(key.slice(1)).toLocaleString('en-US')} campaigns`;
+				rows.push([`P5 ${db}: one wave of ${s.wave} campaigns, ${label} vs an empty history`, `${num(summary(r.ms[key]))} ms`, `${num(summary(base))} ms`, fx(summary(r.ms[key].map((ms, i) => ms / base[i]))), '']);
+			}
+		}
+	}
 	if (results.p3) {
 		for (const s of Object.values(results.p3.endpoints)) {
 			rows.push([`P3 ${s.label}: req/s vs Prism`, num(s.sandboxRps), num(s.prismRps), fx(s.vsPrism, 1), '≥ 10×']);
@@ -234,6 +245,7 @@ async function main() {
 			p1: 'One n8n execution per round holds all four contenders (our node, HTTP Request, engine floor, HTTP floor) as branches of the same input node; each figure is the node\'s own executionTime from runData (excludes n8n start-up, input generation and output printing). Branch order rotates per round. Ratios are computed per round, then median (min–max). The HTTP floor reads the same parameters as the engine floor and makes one bare httpRequestWithAuthentication call per item with the lbaAdsApi credential, 8 in flight (our default Max Concurrent Requests).',
 			p2: 'One n8n execution per contender per round, alternating who goes first. A probe node of the bench package runs a full GC and resets the kernel peak-RSS mark (/proc/self/clear_refs) before the contender path and reads VmHWM and the post-GC heap after it: peak RSS growth and live heap growth caused by the path.',
 			p4: 'Queue mode (main + workers, PostgreSQL, Redis, all on this machine): N webhook calls, each a production execution that reverse-geocodes and creates a campaign, sent by 16 callers at a time; executions/s with 1 worker (the second stopped) and with 2, same main, database and queue, order alternating per round. CPU per execution from /proc (utime+stime of each n8n process group) around each phase.',
+			p5: 'Duplicate protection as its history grows, on SQLite and PostgreSQL: one Create Campaign run of 32 new campaigns (one wave) per contender per round, in rotated order; contenders are the same node with 0, 1,000 and 10,000 campaigns recorded beforehand (written into processed_data as n8n stores them) and with protection Off. Figures are the node\'s own executionTime; ratios per round to the empty history, then median (min–max).',
 			p3: 'autocannon (10 connections, keep-alive) against each server in its own process; 1 s warm-up each, then per round every endpoint against every contender in rotated order. Ratios per round, then median (min–max).',
 		},
 	};
@@ -257,6 +269,15 @@ async function main() {
 		};
 	}
 
+	if (only.has('p5')) {
+		const sandbox = await startSandbox({ token: n8n.TOKEN });
+		try {
+			results.p5 = await runP5({ rounds: Math.max(rounds, 3), log, sandboxUrl: sandbox.url });
+		} finally {
+			await sandbox.stop();
+		}
+	}
+
 	const rows = table(results);
 	results.table = rows;
 	const text = markdown(rows);
@@ -264,7 +285,7 @@ async function main() {
 	const dir = path.join(__dirname, 'results');
 	fs.mkdirSync(dir, { recursive: true });
 	// A run of some parts only must not replace the full results: it gets its own file name.
-	const name = ['p1', 'p2', 'p3', 'p4'].every((part) => only.has(part)) && !quick ? 'latest' : `latest-${[...only].sort().join('-')}${quick ? '-quick' : ''}`;
+	const name = ['p1', 'p2', 'p3', 'p4', 'p5'].every((part) => only.has(part)) && !quick ? 'latest' : `latest-${[...only].sort().join('-')}${quick ? '-quick' : ''}`;
 	fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
 	fs.writeFileSync(path.join(dir, `${name}.svg`), renderSvg(results));
 	log(`wrote ${path.relative(process.cwd(), path.join(dir, `${name}.json`))} and ${name}.svg`);

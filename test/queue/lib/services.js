@@ -61,6 +61,17 @@ async function startPostgres() {
 			const { stdout } = await asPostgres('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'n8n', '-At', '-F', '\t', '-c', statement]);
 			return stdout.trim() === '' ? [] : stdout.trim().split('\n').map((line) => line.split('\t'));
 		},
+		/** Runs a script of SQL statements of any size (from a file, not the command line). */
+		async sqlScript(text) {
+			const file = path.join(dir, `script-${process.pid}-${Date.now()}.sql`);
+			fs.writeFileSync(file, text);
+			fs.chmodSync(file, 0o644);
+			try {
+				await asPostgres('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'n8n', '-q', '-v', 'ON_ERROR_STOP=1', '-f', file]);
+			} finally {
+				fs.rmSync(file, { force: true });
+			}
+		},
 		stop,
 		start,
 		async restart() {
