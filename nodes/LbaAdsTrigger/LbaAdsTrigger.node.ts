@@ -2,9 +2,9 @@ import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, 
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { catalogueChanges, type CatalogueEvent, type CatalogueState } from './catalogueChanges';
-import { fetchProducts, simplifyProduct } from '../LbaAds/helpers/products';
-import { connect } from '../LbaAds/transport';
-import { AUTHENTICATION, CREDENTIALS } from '../LbaAds/transport/authentication';
+import { fetchProducts, simplifyProduct } from '../shared/api/products';
+import { transportFor } from '../shared/transport';
+import { AUTHENTICATION, CREDENTIALS } from '../shared/transport/authentication';
 
 /**
  * Starts a workflow when the data packages of GET /io/products change. The API has no events,
@@ -64,7 +64,7 @@ export class LbaAdsTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const events = this.getNodeParameter('events', []) as CatalogueEvent[];
 		const emitCurrent = this.getNodeParameter('options.emitCurrentCatalogue', false) === true;
-		const transport = await connect(this, this.getNodeParameter('authentication', 'accessToken'));
+		const transport = await transportFor(this, this.getNodeParameter('authentication', 'accessToken'));
 		const products = (await fetchProducts(this, transport)).map(simplifyProduct);
 		const state = this.getWorkflowStaticData('node') as CatalogueState;
 

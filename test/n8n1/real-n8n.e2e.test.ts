@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import * as e2e from '../e2e/lib';
-import { RETRY } from '../../nodes/LbaAds/transport';
+import { RETRY } from '../../nodes/shared/transport';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox } = require('../../sandbox/server') as {

@@ -306,7 +306,7 @@ interface RetrySettings {
 let savedRetry: RetrySettings;
 function transportRetry(): RetrySettings {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require('../../dist/nodes/LbaAds/transport') as { RETRY: RetrySettings }).RETRY;
+	return (require('../../dist/nodes/shared/transport') as { RETRY: RetrySettings }).RETRY;
 }
 
 // ---------------------------------------------------------------------------------------

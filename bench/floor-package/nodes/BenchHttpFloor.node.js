@@ -7,7 +7,7 @@
 const { BenchFloor } = require('./BenchFloor.node');
 
 // The LBA Ads node's default "Max Concurrent Requests" (DEFAULT_CONCURRENCY in
-// nodes/LbaAds/helpers/runItems.ts), the same for Reverse Geocode and Create Campaign.
+// nodes/LbaAds/actions/engine/runItems.ts), the same for Reverse Geocode and Create Campaign.
 const CONCURRENCY = 8;
 
 class BenchHttpFloor {

@@ -1,30 +1,33 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { create } from './campaign/create.operation';
-import { forgetSent } from './campaign/forgetSent.operation';
-import { findTargetingLocation } from './location/findTargetingLocation.operation';
-import { reverseGeocode } from './location/reverseGeocode.operation';
-import { getMany } from './product/getMany.operation';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runItems, type Operation } from '../helpers/runItems';
-import { connect, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../transport';
-
-const operations: Record<string, Record<string, Operation<unknown>>> = {
-	campaign: { create: create as Operation<unknown> },
-	location: {
-		findTargetingLocation: findTargetingLocation as Operation<unknown>,
-		reverseGeocode: reverseGeocode as Operation<unknown>,
-	},
-	product: { getMany: getMany as Operation<unknown> },
-};
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runItems } from './engine/runItems';
+import { findOperation } from './resources';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, transportFor } from '../../shared/transport';
 
 /** The resource n8n adds to every node whose credential authenticates; it has no operation parameter. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
-/** Operations that work on n8n's own data only: no credential, no request. */
-const localOperations: Record<string, Record<string, (ctx: IExecuteFunctions) => Promise<INodeExecutionData[]>>> = {
-	campaign: { forgetSent },
-};
+/** Options every operation has (the engine's and the transport's), beside each operation's own. */
+export const COMMON_OPTIONS: INodeProperties[] = [
+	{
+		displayName: 'Max Concurrent Requests',
+		name: 'concurrency',
+		type: 'number',
+		default: DEFAULT_CONCURRENCY,
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		description: 'How many items are sent to the service at the same time. Output order always follows input order.',
+	},
+	{
+		displayName: 'Timeout (Ms)',
+		name: 'timeoutMs',
+		type: 'number',
+		default: DEFAULT_TIMEOUT_MS,
+		typeOptions: { minValue: MIN_TIMEOUT_MS, maxValue: MAX_TIMEOUT_MS },
+		description:
+			'How long to wait for each answer. A read that times out is retried; a campaign that times out is not, because it may have been created.',
+	},
+];
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Resource, operation, credential and batching are node-wide settings, read once (not per item).
@@ -40,16 +43,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const local = localOperations[resource]?.[operationName];
-	if (local) return [await local(this)];
-	const operation = operations[resource]?.[operationName];
-	if (!operation) {
+	const found = findOperation(resource, operationName);
+	if (!found) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
-
-	const transport = await connect(this, this.getNodeParameter('authentication', 0, 'accessToken'), {
-		timeoutMs: wholeNumberOption(this, 'options.timeoutMs', DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS),
-	});
+	const { operation } = found;
+	const transport = operation.usesService
+		? await transportFor(this, this.getNodeParameter('authentication', 0, 'accessToken'), {
+				timeoutMs: wholeNumberOption(this, 'options.timeoutMs', DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS),
+			})
+		: undefined;
 	const concurrency = wholeNumberOption(this, 'options.concurrency', DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY);
 
 	return [await runItems(this, operation, transport, concurrency)];

@@ -53,7 +53,7 @@ export function toolDescription(resource: string, operation: string, text: strin
  * The model sees only an error's `message`, so in a tool run the message carries the
  * description too (the panel of a regular run keeps them apart).
  */
-export function selfContained(error: Error): Error {
+export function withDescriptionInMessage(error: Error): Error {
 	const description = (error as { description?: string | null }).description?.trim();
 	if (description && !error.message.includes(description)) {
 		error.message = `${error.message}${/[.!?]$/.test(error.message) ? '' : '.'} ${description}`;

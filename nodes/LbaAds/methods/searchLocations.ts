@@ -1,14 +1,14 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { fetchLocations } from '../helpers/locations';
-import { connect } from '../transport';
+import { fetchLocations } from '../../shared/api/locations';
+import { transportFor } from '../../shared/transport';
 
 /**
  * The channel's Location ID "From List": GET /lba/locations filtered by what the user types.
  * A service without the list gets one clear line in the picker (the thrown message); By ID still works.
  */
 export async function searchLocations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const transport = await connect(this, this.getNodeParameter('authentication', 'accessToken'));
+	const transport = await transportFor(this, this.getNodeParameter('authentication', 'accessToken'));
 	const locations = await fetchLocations(this, transport, (filter ?? '').trim());
 	return {
 		results: locations.map((location) => ({

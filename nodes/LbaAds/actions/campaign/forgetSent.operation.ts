@@ -1,8 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { forgetCampaigns } from '../../duplicateProtection/campaignGuard';
+import { keyFromUser } from '../../duplicateProtection/keys';
+import type { OperationModule } from '../engine/operation';
 import { toolDescription } from '../../helpers/aiTool';
-import { forgetCampaigns, keyFromUser } from '../../helpers/duplicateProtection';
 
 /**
  * Forgets what this node's duplicate protection recorded, so the campaigns can be sent again
@@ -13,7 +15,7 @@ import { forgetCampaigns, keyFromUser } from '../../helpers/duplicateProtection'
 
 const showFor = { show: { resource: ['campaign'], operation: ['forgetSent'] } };
 
-export const description: INodeProperties[] = [
+const description: INodeProperties[] = [
 	toolDescription(
 		'campaign',
 		'forgetSent',
@@ -53,28 +55,37 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function forgetSent(ctx: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const items = ctx.getInputData();
-	if (ctx.getNodeParameter('forget', 0) === 'all') {
-		const entriesBefore = await forgetCampaigns(ctx, 'all');
-		return [{ json: { forgotten: 'all', entriesBefore }, pairedItem: items.map((_, item) => ({ item })) }];
-	}
-	const keys = new Map<number, string>();
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const key = keyFromUser(ctx.getNodeParameter('forgetKey', itemIndex, ''));
-		if (key !== undefined) {
-			keys.set(itemIndex, key);
-			continue;
-		}
-		const error = new NodeOperationError(ctx.getNode(), `Idempotency Key of item ${itemIndex} is empty; nothing was forgotten for it`, {
-			itemIndex,
-			description: 'Give the key to forget, e.g. {{ $json.idempotencyKey }} from a created or skipped item.',
-		});
-		if (!ctx.continueOnFail()) throw error;
-		output[itemIndex] = { json: { error: error.message }, pairedItem: { item: itemIndex } };
-	}
-	const entriesBefore = await forgetCampaigns(ctx, [...keys.values()]);
-	for (const [item, key] of keys) output[item] = { json: { forgotten: key, entriesBefore }, pairedItem: { item } };
-	return output.filter(Boolean);
-}
+/** The key to forget, or 'all' (then read once, for the whole run). */
+type ForgetRequest = { key: string } | 'all';
+
+export const forgetSent: OperationModule<ForgetRequest> = {
+	option: {
+		name: 'Forget Sent',
+		value: 'forgetSent',
+		action: 'Forget sent campaigns',
+		description: "Clear this node's duplicate-protection history, so campaigns can be sent again on purpose",
+	},
+	description,
+	operation: {
+		checkAllBeforeSending: true,
+		usesService: false,
+
+		prepare(ctx, itemIndex) {
+			if (ctx.getNodeParameter('forget', 0) === 'all') return 'all';
+			const key = keyFromUser(ctx.getNodeParameter('forgetKey', itemIndex, ''));
+			if (key !== undefined) return { key };
+			throw new NodeOperationError(ctx.getNode(), `Idempotency Key of item ${itemIndex} is empty; nothing was forgotten for it`, {
+				itemIndex,
+				description: 'Give the key to forget, e.g. {{ $json.idempotencyKey }} from a created or skipped item.',
+			});
+		},
+
+		// One store call for the whole run.
+		async sendAll(ctx, prepared) {
+			if (ctx.getNodeParameter('forget', 0) === 'all') return { forAllItems: { forgotten: 'all', entriesBefore: await forgetCampaigns(ctx, 'all') } };
+			const keys = new Map(prepared.map(({ itemIndex, request }) => [itemIndex, (request as { key: string }).key]));
+			const entriesBefore = await forgetCampaigns(ctx, [...keys.values()]);
+			return { perItem: new Map([...keys].map(([itemIndex, key]) => [itemIndex, [{ forgotten: key, entriesBefore }]])) };
+		},
+	},
+};

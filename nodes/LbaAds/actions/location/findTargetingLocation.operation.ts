@@ -2,12 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fromAI, toolDescription, withToolDefault } from '../../helpers/aiTool';
-import { fetchLocations, rankLocations } from '../../helpers/locations';
-import type { Operation } from '../../helpers/runItems';
+import { fetchLocations, rankLocations } from '../../../shared/api/locations';
+import type { OperationModule } from '../engine/operation';
 
 const showFor = { show: { resource: ['location'], operation: ['findTargetingLocation'] } };
 
-export const description: INodeProperties[] = [
+const description: INodeProperties[] = [
 	toolDescription(
 		'location',
 		'findTargetingLocation',
@@ -46,8 +46,9 @@ interface FindRequest {
 	matches: 'best' | 'all';
 }
 
-export const findTargetingLocation: Operation<FindRequest> = {
+const operation: OperationModule<FindRequest>['operation'] = {
 	checkAllBeforeSending: false,
+	usesService: true,
 
 	prepare(ctx, itemIndex) {
 		const placeName = String(ctx.getNodeParameter('placeName', itemIndex, '') ?? '').trim();
@@ -71,4 +72,10 @@ export const findTargetingLocation: Operation<FindRequest> = {
 		const found = (location: IDataObject) => ({ found: true, ...location, query });
 		return request.matches === 'all' ? ranked.map(found) : [found(ranked[0])];
 	},
+};
+
+export const findTargetingLocation: OperationModule<FindRequest> = {
+	option: { name: 'Find Targeting Location', value: 'findTargetingLocation', action: 'Find a targeting location', description: 'Find the Location ID of a regency or city, e.g. the city of a geocoded address' },
+	description,
+	operation,
 };

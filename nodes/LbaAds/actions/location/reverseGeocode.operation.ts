@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fromAI, toolDescription, withToolDefault } from '../../helpers/aiTool';
-import type { Operation } from '../../helpers/runItems';
-import { shownValue } from '../../helpers/values';
+import type { OperationModule } from '../engine/operation';
+import { shownValue } from '../../../shared/parameterValues';
 
 const showFor = { show: { resource: ['location'], operation: ['reverseGeocode'] } };
 
-export const description: INodeProperties[] = [
+const description: INodeProperties[] = [
 	toolDescription(
 		'location',
 		'reverseGeocode',
@@ -73,8 +73,9 @@ interface AddressComponent {
 	types: string[];
 }
 
-export const reverseGeocode: Operation<GeocodeRequest> = {
+const operation: OperationModule<GeocodeRequest>['operation'] = {
 	checkAllBeforeSending: false,
+	usesService: true,
 
 	prepare(ctx, itemIndex) {
 		const latitude = coordinate(ctx, 'latitude', 'Latitude', 90, itemIndex);
@@ -176,3 +177,9 @@ function simplify(result: IDataObject, request: GeocodeRequest): IDataObject {
 		query: { latitude: request.latitude, longitude: request.longitude },
 	};
 }
+
+export const reverseGeocode: OperationModule<GeocodeRequest> = {
+	option: { name: 'Reverse Geocode', value: 'reverseGeocode', action: 'Reverse geocode a location', description: 'Turn a latitude and longitude into an address' },
+	description,
+	operation,
+};

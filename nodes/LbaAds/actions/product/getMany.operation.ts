@@ -2,13 +2,13 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toolDescription } from '../../helpers/aiTool';
-import { fetchProducts, simplifyProduct } from '../../helpers/products';
-import type { Operation } from '../../helpers/runItems';
-import { digitsToNumber, shownValue } from '../../helpers/values';
+import { fetchProducts, simplifyProduct } from '../../../shared/api/products';
+import type { OperationModule } from '../engine/operation';
+import { digitsToNumber, shownValue } from '../../../shared/parameterValues';
 
 const showFor = { show: { resource: ['product'], operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [
+const description: INodeProperties[] = [
 	toolDescription(
 		'product',
 		'getMany',
@@ -48,8 +48,9 @@ interface ProductsRequest {
 	simplify: boolean;
 }
 
-export const getMany: Operation<ProductsRequest> = {
+const operation: OperationModule<ProductsRequest>['operation'] = {
 	checkAllBeforeSending: false,
+	usesService: true,
 
 	prepare(ctx, itemIndex) {
 		const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
@@ -78,3 +79,9 @@ function limit(ctx: IExecuteFunctions, itemIndex: number): number {
 	}
 	return value;
 }
+
+export const getMany: OperationModule<ProductsRequest> = {
+	option: { name: 'Get Many', value: 'getMany', action: 'Get many products', description: 'List the mobile data packages on offer' },
+	description,
+	operation,
+};

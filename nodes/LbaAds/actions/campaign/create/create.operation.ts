@@ -1,0 +1,391 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS } from './campaignSchema';
+import { addSmsHints, campaignFailure, dryRunOutput, smsPerRecipient } from './output';
+import {
+	channelsFromJson,
+	dryRun,
+	idempotencyKey,
+	readableField,
+	resendOption,
+	timezone,
+	withPlainLocationId,
+	zoneNote,
+	type CreateRequest,
+} from './parameters';
+import { campaignGuard, type Candidate } from '../../../duplicateProtection/campaignGuard';
+import type { OperationModule } from '../../engine/operation';
+import { fromAI, toolDescription, withToolDefault } from '../../../helpers/aiTool';
+
+/**
+ * Campaign > Create: POST /lba/campaign, one campaign per item, every item checked before the
+ * first is sent, never the same campaign twice (duplicate protection), with a dry run.
+ */
+
+const showFor = { show: { resource: ['campaign'], operation: ['create'] } };
+
+/** What an AI model reads about Create Campaign (the tool's description). */
+const TOOL_DESCRIPTION =
+	'Publishes a paid SMS campaign in LBA Ads at once: the SMS go to real subscribers and are billed. ' +
+	"Call it only when the user has confirmed the campaign's name, message, sender, location, operators, SMS quantity and dates, " +
+	'and call it once per campaign. Never call it again for a campaign after an error that says the campaign may have been created. ' +
+	'A campaign identical to one this tool already sent is not sent again: the result then says skipped: true and why. ' +
+	'Returns the campaign id, its status and the SMS each recipient gets. Give dates in ISO 8601 with the UTC offset of the place, e.g. 2026-12-01T09:00:00+07:00 (WIB). ' +
+	'Call it first with preview: true to check the campaign and show the user the exact request, the SMS per recipient and any warnings: that sends nothing and costs nothing; then call it with preview: false to publish.';
+
+/** The documented JSON shape of channels, for the model (and the README). */
+export const CHANNELS_FOR_MODEL =
+	`JSON array of 1 to ${LIMITS.channels} channels; each channel sends SMS to one operator's subscribers in one location: ` +
+	'[{"sender": "MYBRAND", "locationId": 161, "smsQty": 1000, "message": "Promo hari ini!", "startDate": "2026-12-01T09:00:00+07:00", "endDate": "2026-12-07T21:00:00+07:00", "telcoId": "tsel"}]. ' +
+	`sender: the sender name the user registered, at most ${LIMITS.sender} characters. ` +
+	'locationId: the whole-number Location ID of the target area, as the user gives it or as a Find Targeting Location tool finds it from a city name. ' +
+	`smsQty: how many SMS, 1 to ${LIMITS.smsQty.toLocaleString('en-US')}. message: the SMS text, at most ${LIMITS.message} characters. ` +
+	`telcoId: ${TELCO_LIST}; one channel per operator to reach them all. ` +
+	'startDate and endDate: ISO 8601 with the UTC offset of the place: +07:00 WIB (Java, Sumatra), +08:00 WITA (Bali, Sulawesi), +09:00 WIT (Maluku, Papua); endDate after startDate.';
+
+const description: INodeProperties[] = [
+	toolDescription('campaign', 'create', TOOL_DESCRIPTION),
+	...withToolDefault(
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. Bandung weekend promo',
+			description: 'Campaign name',
+			displayOptions: showFor,
+		},
+		fromAI('name', `Campaign name, at most ${LIMITS.name} characters`, 'string'),
+	),
+	...withToolDefault(
+		{
+			displayName: 'Description',
+			name: 'campaignDescription',
+			type: 'string',
+			required: true,
+			default: '',
+			typeOptions: { rows: 2 },
+			description: 'Campaign description',
+			displayOptions: showFor,
+		},
+		fromAI('description', `What the campaign is about, at most ${LIMITS.description} characters`, 'string'),
+	),
+	...withToolDefault(
+		{
+			displayName: 'Category',
+			name: 'categoryId',
+			type: 'options',
+			required: true,
+			default: 26,
+			options: [...CATEGORIES]
+				.sort((a, b) => a.label.localeCompare(b.label))
+				.map((category) => ({ name: category.label, value: category.id })),
+			description:
+				'Campaign category (spec 2.2). An expression may also give the ID or the label, e.g. "Food & Drinks".',
+			displayOptions: showFor,
+		},
+		fromAI('category', `Campaign category, its id or its label, one of: ${CATEGORY_LIST}`, 'string'),
+	),
+	...withToolDefault(
+		{
+			displayName: 'Channels Input',
+			name: 'channelsInput',
+			type: 'options',
+			default: 'fields',
+			options: [
+				{ name: 'Define Below', value: 'fields', description: 'One entry per channel in this panel' },
+				{ name: 'JSON', value: 'json', description: 'An array of channels, e.g. built by earlier nodes' },
+			],
+			description: 'How to give the channels: each sends SMS to one operator in one location within a date range',
+			displayOptions: showFor,
+		},
+		'json',
+	),
+	{
+		displayName: 'Channels',
+		name: 'channels',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Channel' },
+		required: true,
+		default: {},
+		placeholder: 'Add Channel',
+		displayOptions: { show: { ...showFor.show, channelsInput: ['fields'] } },
+		options: [
+			{
+				displayName: 'Channel',
+				name: 'channel',
+				// Alphabetical, as n8n's verification lint requires; "Send From/Until" keeps the dates together and in order.
+				values: [
+					{
+						displayName: 'Location ID',
+						name: 'locationId',
+						type: 'resourceLocator',
+						required: true,
+						default: { mode: 'id', value: '' },
+						description:
+							'Where the channel distributes the message: the Location ID you were given, or one picked from the service\'s list',
+						modes: [
+							{
+								displayName: 'By ID',
+								name: 'id',
+								type: 'string',
+								placeholder: 'e.g. 3273',
+								validation: [
+									{ type: 'regex', properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A Location ID is a whole number' } },
+								],
+							},
+							{
+								displayName: 'From List',
+								name: 'list',
+								type: 'list',
+								typeOptions: { searchListMethod: 'searchLocations', searchable: true, searchFilterRequired: false },
+							},
+						],
+					},
+					{
+						displayName: 'Message',
+						name: 'message',
+						type: 'string',
+						required: true,
+						default: '',
+						typeOptions: { rows: 3 },
+						description: 'Text of the SMS',
+						hint: 'One SMS holds 160 GSM characters, or 70 if the text has an emoji, a curly quote or another character outside the GSM alphabet; the output shows the SMS per recipient',
+					},
+					{
+						displayName: 'Send From',
+						name: 'startDate',
+						type: 'dateTime',
+						required: true,
+						default: '',
+						description:
+							'When sending starts. Without an offset it is read in the workflow timezone (or the Timezone option).',
+					},
+					{
+						displayName: 'Send Until',
+						name: 'endDate',
+						type: 'dateTime',
+						required: true,
+						default: '',
+						description: 'When sending stops; must be after Send From. A plain date means the end of that day.',
+					},
+					{
+						displayName: 'Sender',
+						name: 'sender',
+						type: 'string',
+						required: true,
+						default: '',
+						description: 'Sender name issued to you when you registered as a partner',
+					},
+					{
+						displayName: 'SMS Quantity',
+						name: 'smsQty',
+						type: 'number',
+						required: true,
+						default: 1,
+						typeOptions: { minValue: 1, numberPrecision: 0 },
+						description: 'How many SMS messages this channel sends',
+					},
+					{
+						displayName: 'Telco',
+						name: 'telcoId',
+						type: 'options',
+						required: true,
+						default: 'tsel',
+						options: TELCOS.map((telco) => ({ name: telco.label, value: telco.id })),
+						description:
+							'Telecom operator whose subscribers receive the SMS. An expression may also give the ID or the operator, e.g. "Telkomsel".',
+					},
+				],
+			},
+		],
+	},
+	...withToolDefault(
+		{
+			displayName: 'Channels (JSON)',
+			name: 'channelsJson',
+			type: 'json',
+			required: true,
+			default:
+				'[\n  {\n    "sender": "MYBRAND",\n    "locationId": 161,\n    "smsQty": 1000,\n    "message": "Promo hari ini!",\n    "startDate": "2026-12-01T09:00:00+07:00",\n    "endDate": "2026-12-07T21:00:00+07:00",\n    "telcoId": "tsel"\n  }\n]',
+			description:
+				'Array of channels (or one channel object) with sender, locationId, smsQty, message, startDate, endDate and telcoId (isat, xl or tsel; "Telkomsel" or "XL Axiata" also work)',
+			displayOptions: { show: { ...showFor.show, channelsInput: ['json'] } },
+		},
+		fromAI('channels', CHANNELS_FOR_MODEL, 'json'),
+	),
+	{
+		displayName: 'Duplicate Protection',
+		name: 'duplicateProtection',
+		type: 'options',
+		noDataExpression: true,
+		default: 'content',
+		options: [
+			{
+				name: 'Campaign Content',
+				value: 'content',
+				description: 'A campaign identical to one this node sent before (same fields, after date conversion) is not sent again',
+			},
+			{
+				name: 'Custom Key',
+				value: 'customKey',
+				description: 'A campaign whose key this node sent before is not sent again, e.g. one key per order',
+			},
+			{
+				name: 'Off',
+				value: 'off',
+				description: 'Send every item, even a campaign sent before (a Retry or re-run can then publish it twice)',
+			},
+		],
+		description:
+			"How this node recognises a campaign it already sent, in this or an earlier execution (Retry, re-run, a second trigger). The history is kept in n8n's database.",
+		displayOptions: showFor,
+	},
+	{
+		displayName: 'Idempotency Key',
+		name: 'idempotencyKey',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. {{ $json.orderId }}',
+		description: 'A value that names this campaign: an item whose key this node already sent is not sent again',
+		displayOptions: { show: { ...showFor.show, duplicateProtection: ['customKey'] } },
+	},
+	{
+		// Tool only: the model chooses per call between a preview and publishing.
+		displayName: 'Preview Only',
+		name: 'preview',
+		// A string holding the model's boolean: n8n's verification lint wants a boolean field's default to be a boolean.
+		type: 'string',
+		default: fromAI(
+			'preview',
+			'true: only check the campaign and return the exact request, SMS per recipient and warnings, sending nothing; false: publish it',
+			'boolean',
+		),
+		description: 'Whether the call only previews the campaign (a dry run) instead of publishing it',
+		displayOptions: { show: { ...showFor.show, '@tool': [true] } },
+	},
+];
+
+const operation: OperationModule<CreateRequest>['operation'] = {
+	checkAllBeforeSending: true,
+	usesService: true,
+
+	prepare(ctx, itemIndex) {
+		const zone = timezone(ctx, itemIndex);
+		const fromFields = ctx.getNodeParameter('channelsInput', itemIndex, 'fields') === 'fields';
+		const channels = fromFields
+			? ((ctx.getNodeParameter('channels.channel', itemIndex, []) as IDataObject[]) ?? []).map(withPlainLocationId)
+			: channelsFromJson(ctx, itemIndex);
+
+		const check = checkCampaign(
+			{
+				name: ctx.getNodeParameter('name', itemIndex),
+				description: ctx.getNodeParameter('campaignDescription', itemIndex),
+				categoryId: ctx.getNodeParameter('categoryId', itemIndex),
+				channels,
+			},
+			zone,
+		);
+		if (!check.ok) {
+			const fields = [...new Set(check.problems.map(({ field }) => readableField(field)))];
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Invalid campaign, nothing was sent: ${check.problems.map(({ field, message }) => `${field} ${message}`).join('; ')}`,
+				{
+					itemIndex,
+					description: [
+						`Fix ${fields.length === 1 ? 'this field' : 'these fields'}: ${fields.join(', ')}.`,
+						...(check.problems.some(({ field }) => field === 'categoryId') ? [`Categories: ${CATEGORY_LIST}.`] : []),
+					].join('\n'),
+				},
+			);
+		}
+		return {
+			body: check.body,
+			key: idempotencyKey(ctx, itemIndex, check.body),
+			resend: resendOption(ctx, itemIndex),
+			zoneNote: zoneNote(channels, zone),
+			dryRun: dryRun(ctx, itemIndex),
+		};
+	},
+
+	guard(ctx, prepared) {
+		const candidates: Candidate[] = [];
+		for (const { itemIndex, request } of prepared) {
+			// A dry run sends nothing, so it records nothing: the real send stays possible.
+			if (request.key !== undefined && !request.dryRun) candidates.push({ itemIndex, key: request.key, resend: request.resend });
+		}
+		return candidates.length ? campaignGuard(ctx, candidates) : undefined;
+	},
+
+	async send(ctx, request, transport, itemIndex) {
+		const sms = smsPerRecipient(request.body);
+		addSmsHints(ctx, sms, itemIndex);
+		if (request.dryRun) return [dryRunOutput(request, sms)];
+		try {
+			const response = await transport.request({
+				method: 'POST',
+				path: '/lba/campaign',
+				body: request.body as unknown as IDataObject,
+				itemIndex,
+				retry: false,
+			});
+			return [
+				{
+					...response,
+					...(request.key === undefined ? {} : { idempotencyKey: request.key }),
+					smsPerRecipient: sms,
+					...request.zoneNote,
+				},
+			];
+		} catch (error) {
+			throw campaignFailure(error, request.key);
+		}
+	},
+};
+
+/** Its entries in the node's Options collection. */
+const options: INodeProperties[] = [
+	{
+		displayName: 'Dry Run',
+		name: 'dryRun',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to only check the campaign and output the exact request, the SMS per recipient and any warnings, sending nothing and recording nothing for duplicate protection',
+		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
+	},
+	{
+		displayName: 'Resend',
+		name: 'resend',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to send the item even if this node already sent (or may have sent) the same campaign. An expression can pick the items to resend.',
+		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'], '/duplicateProtection': ['content', 'customKey'] } },
+	},
+	{
+		displayName: 'Timezone',
+		name: 'timezone',
+		type: 'string',
+		default: '',
+		placeholder: 'Asia/Jakarta',
+		description: "IANA timezone for channel dates given without an offset. Empty: the workflow's timezone.",
+		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
+	},
+];
+
+export const createCampaign: OperationModule<CreateRequest> = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create a campaign',
+		description: 'Create and publish an SMS campaign (never sent twice: see Duplicate Protection)',
+	},
+	description,
+	options,
+	operation,
+};

@@ -1,0 +1,126 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { isResourceLocatorValue, jsonParse, NodeOperationError } from 'n8n-workflow';
+
+import type { CampaignBody } from './campaignSchema';
+import { runsAsTool } from '../../../helpers/aiTool';
+import { isValidZone, readInZone } from '../../../helpers/dates';
+import { contentKey, customKey, type ProtectionMode } from '../../../duplicateProtection/keys';
+
+/** Create Campaign's parameters, read for one item: what the panel, an expression or an AI model gave. */
+
+const FIELD_LABELS: Record<string, string> = {
+	name: 'Name',
+	description: 'Description',
+	categoryId: 'Category',
+	channels: 'Channels',
+};
+
+const CHANNEL_FIELD_LABELS: Record<string, string> = {
+	sender: 'Sender',
+	locationId: 'Location ID',
+	smsQty: 'SMS Quantity',
+	message: 'Message',
+	startDate: 'Send From',
+	endDate: 'Send Until',
+	telcoId: 'Telco',
+};
+
+export interface CreateRequest {
+	body: CampaignBody;
+	/** The idempotency key (undefined with Duplicate Protection off). */
+	key?: string;
+	resend: boolean;
+	/** Which dates had no UTC offset and the timezone they were read in: the output says so. */
+	zoneNote?: { assumedTimezone: string; datesWithoutOffset: string[] };
+	/** Dry run: validate and convert, then show the request instead of sending it. */
+	dryRun: boolean;
+}
+
+/** Options > Dry Run on the node; on the tool, the model's `preview` argument. */
+export function dryRun(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	const option = ctx.getNodeParameter('options.dryRun', itemIndex, false);
+	if (option === true || option === 'true') return true;
+	if (!runsAsTool(ctx)) return false;
+	const preview = ctx.getNodeParameter('preview', itemIndex, false);
+	return preview === true || preview === 'true';
+}
+
+export function idempotencyKey(ctx: IExecuteFunctions, itemIndex: number, body: CampaignBody): string | undefined {
+	const mode = ctx.getNodeParameter('duplicateProtection', itemIndex, 'content') as ProtectionMode;
+	if (mode === 'off') return undefined;
+	if (mode === 'content') return contentKey(body);
+	const key = customKey(ctx.getNodeParameter('idempotencyKey', itemIndex, ''));
+	if (key === undefined) {
+		throw new NodeOperationError(ctx.getNode(), 'Idempotency Key is empty', {
+			itemIndex,
+			description:
+				'Nothing was sent for this item. With Duplicate Protection set to Custom Key, every item needs a key, e.g. {{ $json.orderId }}.',
+		});
+	}
+	return key;
+}
+
+export function resendOption(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	const value = ctx.getNodeParameter('options.resend', itemIndex, false);
+	return value === true || value === 'true';
+}
+
+export function timezone(ctx: IExecuteFunctions, itemIndex: number): string {
+	const override = String(ctx.getNodeParameter('options.timezone', itemIndex, '') ?? '').trim();
+	if (!override) return ctx.getTimezone();
+	if (!isValidZone(override)) {
+		throw new NodeOperationError(ctx.getNode(), `Unknown timezone "${override}"`, {
+			itemIndex,
+			description: 'Use an IANA name such as Asia/Jakarta, Asia/Makassar or Asia/Jayapura.',
+		});
+	}
+	return override;
+}
+
+/** Dates given as wall-clock text were read in `zone`: worth saying, as an AI model often omits the offset. */
+export function zoneNote(channels: unknown, zone: string): CreateRequest['zoneNote'] {
+	if (!Array.isArray(channels)) return undefined;
+	const datesWithoutOffset: string[] = [];
+	channels.forEach((channel: IDataObject, index) => {
+		for (const field of ['startDate', 'endDate']) {
+			if (readInZone(channel?.[field])) datesWithoutOffset.push(`channels[${index}].${field}`);
+		}
+	});
+	return datesWithoutOffset.length ? { assumedTimezone: zone, datesWithoutOffset } : undefined;
+}
+
+export function channelsFromJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
+	const value = ctx.getNodeParameter('channelsJson', itemIndex);
+	if (typeof value !== 'string') return asList(value); // an expression already produced an array or object
+	try {
+		return asList(jsonParse(value));
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), 'Channels (JSON) is not valid JSON', {
+			itemIndex,
+			description: (error as Error).message,
+		});
+	}
+}
+
+/**
+ * The panel's Location ID is a resource locator ({ __rl, mode, value }); workflows saved by 0.1.0
+ * hold a plain number. Both become the value the campaign schema checks.
+ */
+export function withPlainLocationId(channel: IDataObject): IDataObject {
+	const locationId = channel?.locationId as unknown;
+	return isResourceLocatorValue(locationId) ? { ...channel, locationId: locationId.value } : channel;
+}
+
+/** One channel object is a list of one: what an AI model or an earlier node often gives. */
+function asList(value: unknown): unknown {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) ? [value] : value;
+}
+
+/** 'channels[1].endDate' -> 'Channel 2 End (channels[1].endDate)' so users find it in the panel. */
+export function readableField(field: string): string {
+	if (FIELD_LABELS[field]) return `${FIELD_LABELS[field]} (${field})`;
+	const match = /^channels\[(\d+)\](?:\.(\w+))?$/.exec(field);
+	if (!match) return field;
+	const label = match[2] ? ` ${CHANNEL_FIELD_LABELS[match[2]] ?? match[2]}` : '';
+	return `Channel ${Number(match[1]) + 1}${label} (${field})`;
+}

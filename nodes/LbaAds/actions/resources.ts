@@ -1,0 +1,54 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { campaign } from './campaign';
+import type { OperationModule, Resource } from './engine/operation';
+import { location } from './location';
+import { product } from './product';
+
+/**
+ * The one list of what the node does: its resources, each with its operations (listed in the
+ * resource's index.ts). The node's description and the router are both built from it.
+ * Adding an operation = its file (see ARCHITECTURE.md) + one line in its resource's index.
+ */
+export const RESOURCES: Resource[] = [campaign, location, product];
+
+export function findOperation(resource: string, operation: string): OperationModule | undefined {
+	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.option.value === operation);
+}
+
+/** The Resource selector, one Operation selector per resource, then every operation's fields. */
+export function resourceProperties(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: RESOURCES.map(({ name, value }) => ({ name, value })),
+			default: 'campaign',
+		},
+		...RESOURCES.map(operationSelector),
+		...RESOURCES.flatMap((resource) => resource.operations.flatMap((o) => o.description)),
+	];
+}
+
+/** A resource's Operation selector: its operations' entries, starting on its default one. */
+function operationSelector(resource: Resource): INodeProperties {
+	const selector: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource.value] } },
+		options: resource.operations.map((o) => o.option),
+		default: '',
+	};
+	// Set apart: n8n's lint reads only a literal default, and each resource names its own.
+	selector.default = resource.defaultOperation;
+	return selector;
+}
+
+/** The operations' own entries of the Options collection. */
+export function operationOptions(): INodeProperties[] {
+	return RESOURCES.flatMap((resource) => resource.operations.flatMap((o) => o.options ?? []));
+}

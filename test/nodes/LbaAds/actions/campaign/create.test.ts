@@ -1,0 +1,181 @@
+import { errorOf } from '../../../../harness';
+import { campaigns, channel, createParameters, fault, requests, runNode, useSandbox } from '../../setup';
+
+const context = useSandbox();
+
+describe('Campaign > Create', () => {
+	it('creates a campaign: sends the spec body with offset dates, outputs the service answer', async () => {
+		const result = await runNode(
+			context,
+			createParameters({}, [channel(), channel({ telcoId: 'xl', locationId: '162', startDate: '2026-12-02', endDate: '2026-12-03' })]),
+			[{}],
+			{ timezone: 'Asia/Jakarta' },
+		);
+		expect(errorOf(result)).toBeUndefined();
+
+		const [sent] = await campaigns(context);
+		expect(sent.request).toEqual({
+			name: 'Weekend promo',
+			description: 'Promo for the weekend',
+			categoryId: 10,
+			channels: [
+				{ ...channel(), startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-07T21:00:00+07:00' },
+				{
+					...channel({ telcoId: 'xl', locationId: 162 }),
+					startDate: '2026-12-02T00:00:00+07:00',
+					endDate: '2026-12-03T23:59:59+07:00',
+				},
+			],
+		});
+		expect(result.items).toEqual([
+			{
+				json: expect.objectContaining({
+					success: true,
+					campaignId: sent.campaignId,
+					channels: [`${sent.campaignId}-01`, `${sent.campaignId}-02`],
+					status: 'Published',
+				}),
+				pairedItem: { item: 0 },
+			},
+		]);
+
+		const [request] = await requests(context, { path: '/lba/campaign' });
+		expect(request.method).toBe('POST');
+		expect(request.headers['content-type']).toMatch(/^application\/json/);
+	});
+
+	it('takes channels from JSON built by an earlier node, with the service sample\'s string ids', async () => {
+		const channelsFromInput = [
+			{
+				sender: 'LBADEMO',
+				locationId: '161',
+				smsQty: 100,
+				message: 'Hai Bandung',
+				startDate: '2017-11-16',
+				endDate: '2017-11-17',
+				telcoId: 'isat',
+			},
+		];
+		const result = await runNode(
+			context,
+			createParameters({ channelsInput: 'json', channelsJson: '={{ $json.channels }}', channels: undefined }),
+			[{ channels: channelsFromInput }],
+			{ timezone: 'Asia/Makassar' },
+		);
+		expect(errorOf(result)).toBeUndefined();
+		const [sent] = await campaigns(context);
+		expect(sent.request.channels).toEqual([
+			{
+				...channelsFromInput[0],
+				locationId: 161,
+				startDate: '2017-11-16T00:00:00+08:00',
+				endDate: '2017-11-17T23:59:59+08:00',
+			},
+		]);
+	});
+
+	it('the Timezone option overrides the workflow timezone for offset-less dates', async () => {
+		const result = await runNode(context, createParameters({ options: { timezone: 'Asia/Jayapura' } }), [{}], {
+			timezone: 'Europe/Berlin',
+		});
+		expect(errorOf(result)).toBeUndefined();
+		const [sent] = await campaigns(context);
+		expect((sent.request.channels as Array<{ startDate: string }>)[0].startDate).toBe('2026-12-01T09:00:00+09:00');
+	});
+
+	it('an invalid item stops the run before anything is sent, naming item, channel and field', async () => {
+		const result = await runNode(
+			context,
+			createParameters({ name: '={{ $json.name }}' }, [channel(), channel({ endDate: '2026-11-30T09:00:00' })]),
+			[{ name: 'A' }, { name: 'B' }, { name: 'C' }],
+			{ timezone: 'Asia/Jakarta' },
+		);
+		const error = errorOf(result);
+		expect(error?.message).toBe(
+			'Invalid campaign, nothing was sent: channels[1].endDate must be after startDate (2026-12-01T09:00:00+07:00), got 2026-11-30T09:00:00+07:00',
+		);
+		expect(error?.description).toBe('Fix this field: Channel 2 Send Until (channels[1].endDate).');
+		expect((result.error as unknown as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
+		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
+	});
+
+	it('with continueOnFail, bad items become error items and good items are still sent, in input order', async () => {
+		const result = await runNode(
+			context,
+			createParameters({
+				name: '={{ $json.name }}',
+				channels: { channel: [channel({ smsQty: '={{ $json.qty }}' })] },
+			}),
+			[
+				{ name: 'ok-1', qty: 10 },
+				{ name: '', qty: 10 },
+				{ name: 'ok-2', qty: 0 },
+				{ name: 'ok-3', qty: '25' },
+			],
+			{ node: { onError: 'continueRegularOutput' } },
+		);
+		expect(errorOf(result)).toBeUndefined();
+		expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(result.items[0].json).toMatchObject({ status: 'Published' });
+		expect(result.items[1].json.error).toBe('Invalid campaign, nothing was sent: name must not be empty');
+		expect(result.items[2].json.error).toBe('Invalid campaign, nothing was sent: channels[0].smsQty must be at least 1');
+		expect(result.items[3].json).toMatchObject({ status: 'Published' });
+
+		const sent = await campaigns(context);
+		expect(sent.map((campaign) => campaign.request.name).sort()).toEqual(['ok-1', 'ok-3']);
+		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(2);
+	});
+
+	it('a G-400003 answer becomes a clear API error with the server message', async () => {
+		await fault(context, {
+			method: 'POST',
+			path: '/lba/campaign',
+			status: 400,
+			body: {
+				success: false,
+				error: {
+					code: 'G-400003',
+					message: 'Campaign could not be created: incomplete or invalid data',
+					details: [{ field: 'channels[0].sender', message: 'sender is not registered' }],
+				},
+			},
+		});
+		const result = await runNode(context, createParameters());
+		const error = errorOf(result);
+		expect(error?.message).toBe('The service rejected the campaign as incomplete or invalid (G-400003); the campaign was not created');
+		expect(error?.description).toContain('Campaign could not be created: incomplete or invalid data');
+		expect(error?.description).toContain('- channels[0].sender: sender is not registered');
+		expect(error?.httpCode).toBe('400');
+	});
+
+	it.each([
+		['503 before the campaign was made', { status: 503, body: { message: 'busy' } }, 0],
+		['503 after the campaign was made', { status: 503, body: { message: 'busy' }, when: 'after' }, 1],
+		['a dropped connection after the campaign was made', { drop: true, when: 'after' }, 1],
+		['429 with Retry-After', { status: 429, headers: { 'Retry-After': '1' }, body: { message: 'slow down' } }, 0],
+	])('is never retried: %s', async (_name, spec, created) => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', times: 5, ...spec });
+		const result = await runNode(context, createParameters());
+		expect(errorOf(result)?.description).toMatch(/not retried/);
+		expect(await requests(context, { method: 'POST', path: '/lba/campaign' })).toHaveLength(1);
+		expect(await campaigns(context)).toHaveLength(created);
+	});
+
+	it('many items run concurrently, but output order and pairedItem follow the input', async () => {
+		// Latency on every request makes later items finish before earlier ones if order were not restored.
+		await fault(context, { method: 'POST', path: '/lba/campaign', times: 1, latencyMs: 300 });
+		const names = Array.from({ length: 12 }, (_, index) => `campaign-${index}`);
+		const result = await runNode(
+			context,
+			createParameters({ name: '={{ $json.name }}', options: { concurrency: 4 } }),
+			names.map((name) => ({ name })),
+		);
+		expect(errorOf(result)).toBeUndefined();
+		const sent = await campaigns(context);
+		const idByName = new Map(sent.map((campaign) => [campaign.request.name, campaign.campaignId]));
+		expect(result.items.map((item) => item.json.campaignId)).toEqual(names.map((name) => idByName.get(name)));
+		expect(result.items.map((item) => item.pairedItem)).toEqual(names.map((_, item) => ({ item })));
+		// The first request was held 300 ms, so it was not the first to be created.
+		expect(sent[0].request.name).not.toBe('campaign-0');
+	});
+});

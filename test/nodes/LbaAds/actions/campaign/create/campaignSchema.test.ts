@@ -1,0 +1,126 @@
+import { checkCampaign } from '../../../../../../nodes/LbaAds/actions/campaign/create/campaignSchema';
+
+const channel = {
+	sender: 'MYBRAND',
+	locationId: 161,
+	smsQty: 1000,
+	message: 'Promo hari ini',
+	startDate: '2026-12-01T09:00:00',
+	endDate: '2026-12-07T21:00:00',
+	telcoId: 'tsel',
+};
+const campaign = { name: 'Promo', description: 'Weekend promo', categoryId: 10, channels: [channel] };
+
+function problems(input: unknown) {
+	const result = checkCampaign(input, 'Asia/Jakarta');
+	if (result.ok) throw new Error('expected the campaign to be rejected');
+	return result.problems;
+}
+
+describe('campaign validation (before anything is sent)', () => {
+	it('normalises a valid campaign to the API types', () => {
+		const result = checkCampaign(
+			{ ...campaign, categoryId: '10', channels: [{ ...channel, locationId: '161', smsQty: ' 1000 ', telcoId: 'TSEL' }] },
+			'Asia/Jakarta',
+		);
+		expect(result).toEqual({
+			ok: true,
+			body: {
+				name: 'Promo',
+				description: 'Weekend promo',
+				categoryId: 10,
+				channels: [
+					{
+						...channel,
+						locationId: 161,
+						smsQty: 1000,
+						telcoId: 'tsel',
+						startDate: '2026-12-01T09:00:00+07:00',
+						endDate: '2026-12-07T21:00:00+07:00',
+					},
+				],
+			},
+		});
+	});
+
+	it.each([
+		['missing name', { ...campaign, name: undefined }, 'name', /required/],
+		['blank description', { ...campaign, description: '   ' }, 'description', /empty/],
+		['unknown category', { ...campaign, categoryId: 2 }, 'categoryId', /^must be a category id from 3 to 26 or its label, got 2$/],
+		['unknown category label', { ...campaign, categoryId: 'Pizza' }, 'categoryId', /^must be a category id from 3 to 26 or its label, got "Pizza"$/],
+		['missing category', { ...campaign, categoryId: undefined }, 'categoryId', /^is required$/],
+		['no channels', { ...campaign, channels: [] }, 'channels', /at least one/],
+		['channels not a list', { ...campaign, channels: { ...channel } }, 'channels', /list/],
+		['unknown top-level field', { ...campaign, budget: 5 }, 'campaign', /unknown field "budget"/],
+	])('%s', (_name, input, field, message) => {
+		expect(problems(input)).toEqual([{ field, message: expect.stringMatching(message) }]);
+	});
+
+	it.each([
+		['sender', { sender: '' }, /empty/],
+		['locationId', { locationId: 0 }, /at least 1/],
+		['locationId', { locationId: 1.5 }, /whole number/],
+		['locationId', { locationId: 'abc' }, /whole number/],
+		['smsQty', { smsQty: -3 }, /at least 1/],
+		['smsQty', { smsQty: undefined }, /required/],
+		['message', { message: 42 }, /text/],
+		['telcoId', { telcoId: 'smartfren' }, /^must be isat \(Indosat Ooredoo Hutchison\), tsel \(Telkomsel\) or xl \(XL Axiata\), got "smartfren"$/],
+		['startDate', { startDate: 'soon' }, /not a date/],
+		['endDate', { endDate: '' }, /required/],
+		['endDate', { endDate: '2026-12-01T09:00:00' }, /must be after startDate/],
+		['endDate', { endDate: '2026-11-30T09:00:00' }, /must be after startDate/],
+		['smsQuantity', { smsQuantity: 5 }, /unknown field "smsQuantity"/],
+	])('channel field %s: %j', (field, change, message) => {
+		const input = { ...campaign, channels: [channel, { ...channel, ...change }] };
+		const found = problems(input);
+		expect(found).toContainEqual({
+			field: field === 'smsQuantity' ? 'channels[1]' : `channels[1].${field}`,
+			message: expect.stringMatching(message),
+		});
+		expect(found.every((problem) => problem.field.startsWith('channels[1]'))).toBe(true);
+	});
+
+	it('reports every problem at once, not just the first', () => {
+		const found = problems({ ...campaign, name: '', channels: [{ ...channel, smsQty: 0, telcoId: 'x' }] });
+		expect(found.map((problem) => problem.field).sort()).toEqual(['channels[0].smsQty', 'channels[0].telcoId', 'name']);
+	});
+
+	it('reads offset-less dates in the zone it is given', () => {
+		const result = checkCampaign(campaign, 'Asia/Jayapura');
+		expect(result.ok && result.body.channels[0].startDate).toBe('2026-12-01T09:00:00+09:00');
+	});
+});
+
+// Defects the generated-input suite (test/reliability/bad-input) found: each of these was sent
+// and refused by the service (or, for emoji, refused by the node although the service takes it).
+describe('regressions found by the reliability suite', () => {
+	const withChannel = (overrides: Record<string, unknown>) => ({ ...campaign, channels: [{ ...channel, ...overrides }] });
+
+	it.each([
+		['sender over 11 characters', withChannel({ sender: 'ABCDEFGHIJKL' }), 'channels[0].sender', 'must be at most 11 characters, got 12'],
+		['message over 160 characters', withChannel({ message: 'x'.repeat(161) }), 'channels[0].message', 'must be at most 160 characters, got 161'],
+		['name over 255 characters', { ...campaign, name: 'n'.repeat(256) }, 'name', 'must be at most 255 characters, got 256'],
+		['description over 1000 characters', { ...campaign, description: 'd'.repeat(1001) }, 'description', 'must be at most 1000 characters, got 1001'],
+		['smsQty over 10,000,000', withChannel({ smsQty: 10_000_001 }), 'channels[0].smsQty', 'must be at most 10,000,000'],
+		['locationId over 32 bits', withChannel({ locationId: 2_147_483_648 }), 'channels[0].locationId', 'must be at most 2,147,483,647'],
+		['100 channels', { ...campaign, channels: Array.from({ length: 100 }, () => channel) }, 'channels', 'must contain at most 99 channels'],
+		['dates equal once sent in whole seconds', withChannel({ startDate: '2026-12-01T09:00:00.100+07:00', endDate: '2026-12-01T09:00:00.900+07:00' }), 'channels[0].endDate', expect.stringMatching(/^must be after startDate/)],
+		['a five-digit year (epoch far in the future)', withChannel({ endDate: 8.6e15 }), 'channels[0].endDate', expect.stringMatching(/^year \d+ is outside 0000-9999/)],
+		['an offset beyond 18 hours', withChannel({ endDate: '2026-12-07T21:00:00+24:00' }), 'channels[0].endDate', 'UTC offset +24:00 is outside -18:00 to +18:00'],
+	])('rejects %s', (_label, input, field, message) => {
+		expect(problems(input)).toContainEqual({ field, message });
+	});
+
+	it('counts characters as the service does: 160 emoji are 160 characters, not 320', () => {
+		const result = checkCampaign(withChannel({ message: '😀'.repeat(160), sender: '👍🏽'.repeat(5) }), 'Asia/Jakarta');
+		expect(result.ok).toBe(true);
+	});
+
+	it('accepts the bounds themselves', () => {
+		const result = checkCampaign(
+			{ ...campaign, name: 'n'.repeat(255), channels: [{ ...channel, sender: 'S'.repeat(11), message: 'm'.repeat(160), smsQty: 10_000_000, locationId: 2_147_483_647 }] },
+			'Asia/Jakarta',
+		);
+		expect(result.ok).toBe(true);
+	});
+});

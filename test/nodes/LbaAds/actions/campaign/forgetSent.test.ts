@@ -1,0 +1,77 @@
+/**
+ * Campaign > Forget Sent: the deliberate way to send again what duplicate protection holds
+ * back. It runs on the same node (same node id) as the Create it forgets for.
+ */
+import { errorOf, harnessDeduplicator } from '../../../../harness';
+import { campaigns, createParameters, runNode, useSandbox } from '../../setup';
+
+const context = useSandbox();
+const store = harnessDeduplicator();
+let workflowId = '';
+let counter = 0;
+
+beforeEach(() => {
+	store.reset();
+	workflowId = `forget-${++counter}`;
+});
+
+const byName = createParameters({ name: '={{ $json.name }}' });
+const three = [{ name: 'p1' }, { name: 'p2' }, { name: 'p3' }];
+
+describe('Campaign > Forget Sent', () => {
+	it('All Campaigns: clears the node history; the next run sends everything again', async () => {
+		await runNode(context, byName, three, { workflowId });
+		const forget = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'all' }, [{}], { workflowId });
+		expect(errorOf(forget)).toBeUndefined();
+		expect(forget.items).toEqual([{ json: { forgotten: 'all', entriesBefore: 6 }, pairedItem: [{ item: 0 }] }]);
+		expect(store.entries(workflowId, 'lba')).toEqual([]);
+
+		const again = await runNode(context, byName, three, { workflowId });
+		expect(again.items.map((item) => item.json.status)).toEqual(['Published', 'Published', 'Published']);
+		expect(await campaigns(context)).toHaveLength(6);
+	});
+
+	it('Some Keys: forgets the keys of chosen items (from an earlier output), the others stay protected', async () => {
+		const first = await runNode(context, byName, three, { workflowId });
+		const p2Key = first.items[1].json.idempotencyKey as string;
+		const forget = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: '={{ $json.key }}' }, [{ key: p2Key }], {
+			workflowId,
+		});
+		expect(forget.items[0].json).toEqual({ forgotten: p2Key, entriesBefore: 6 });
+
+		const again = await runNode(context, byName, three, { workflowId });
+		expect(again.items.map((item) => (item.json.skipped ? 'skipped' : item.json.status))).toEqual(['skipped', 'Published', 'skipped']);
+	});
+
+	it('Some Keys takes a custom key as its plain text too', async () => {
+		const custom = { ...byName, duplicateProtection: 'customKey', idempotencyKey: '={{ $json.name }}-order' };
+		await runNode(context, custom, three, { workflowId });
+		await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: 'p3-order' }, [{}], { workflowId });
+		const again = await runNode(context, custom, three, { workflowId });
+		expect(again.items.map((item) => Boolean(item.json.skipped))).toEqual([true, true, false]);
+	});
+
+	it('another node forgets only its own history (each node keeps its own)', async () => {
+		await runNode(context, byName, three, { workflowId });
+		const elsewhere = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'all' }, [{}], {
+			workflowId,
+			node: { id: 'another-node' },
+		});
+		expect(elsewhere.items[0].json).toEqual({ forgotten: 'all', entriesBefore: 0 });
+		const again = await runNode(context, byName, three, { workflowId });
+		expect(again.items.every((item) => item.json.skipped === true)).toBe(true);
+	});
+
+	it('an empty key fails its item with the index; with continue on fail the other keys are forgotten', async () => {
+		const first = await runNode(context, byName, three, { workflowId });
+		const parameters = { resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: '={{ $json.key }}' };
+		const items = [{ key: '' }, { key: first.items[0].json.idempotencyKey }];
+		const stopped = await runNode(context, parameters, items, { workflowId });
+		expect(errorOf(stopped)?.message).toBe('Idempotency Key of item 0 is empty; nothing was forgotten for it');
+		expect(store.entries(workflowId, 'lba')).toHaveLength(6);
+
+		const continued = await runNode(context, parameters, items, { workflowId, node: { onError: 'continueRegularOutput' } });
+		expect(continued.items.map((item) => Object.keys(item.json)[0])).toEqual(['error', 'forgotten']);
+		expect(store.entries(workflowId, 'lba')).toHaveLength(4);
+	});
+});

@@ -1,0 +1,87 @@
+/**
+ * Location > Find Targeting Location and the channel's Location ID picker, against the sandbox's
+ * GET /lba/locations (beyond the API document), and what happens where a service has no list.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { errorOf, N8N_MAJOR } from '../../../../harness';
+import { campaigns, channel, createParameters, fault, requests, runNode, useSandbox } from '../../setup';
+
+const context = useSandbox();
+const find = (overrides: IDataObject = {}) => ({ resource: 'location', operation: 'findTargetingLocation', placeName: '={{ $json.city }}', ...overrides });
+
+describe('Location > Find Targeting Location', () => {
+	it('finds the Location ID of a geocoded city, the exact name first', async () => {
+		const result = await runNode(context, find(), [{ city: 'Kota Bandung' }, { city: 'Bandung' }, { city: 'Kabupaten Bandung' }, { city: 'Atlantis' }]);
+		expect(result.items.map((item) => [item.json.found, item.json.locationId ?? null, item.json.name ?? item.json.message])).toEqual([
+			[true, 3273, 'Kota Bandung'],
+			[true, 3273, 'Kota Bandung'],
+			[true, 3204, 'Kabupaten Bandung'],
+			[false, null, 'No targeting location matches "Atlantis"'],
+		]);
+		expect((await requests(context, { path: '/lba/locations' })).map((request) => request.query.name)).toEqual(['Bandung', 'Bandung', 'Bandung', 'Atlantis']);
+	});
+
+	it('All Matches: one item per location, best first', async () => {
+		const result = await runNode(context, find({ matches: 'all' }), [{ city: 'Kota Bandung' }]);
+		expect(result.items.map((item) => item.json.name)).toEqual(['Kota Bandung', 'Kabupaten Bandung', 'Kabupaten Bandung Barat']);
+		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+	});
+
+	it.each([
+		['404', { status: 404, body: { message: 'Not found' } }],
+		['401', { status: 401, body: { fault: { faultstring: 'Invalid access token' } } }],
+		['an unexpected shape', { status: 200, body: { locations: [] } }],
+	])('a service without the list (%s) gets one clear message, and nothing else is sent', async (_name, answer) => {
+		await fault(context, { path: '/lba/locations', times: 10, ...answer });
+		const result = await runNode(context, find(), [{ city: 'Kota Bandung' }]);
+		expect(errorOf(result)?.message).toBe(
+			'This LBA service offers no location list, so a Location ID cannot be looked up: enter the Location ID you were given (By ID), or map place names to IDs yourself, e.g. in an n8n Data Table',
+		);
+		expect((await requests(context)).map((request) => request.path)).toEqual(expect.arrayContaining(['/lba/locations']));
+		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
+	});
+});
+
+describe("Campaign > Create: the channel's Location ID", () => {
+	it('takes the picker\'s value ({ __rl, mode, value }), By ID or From List', async () => {
+		const result = await runNode(
+			context,
+			createParameters({}, [
+				channel({ locationId: { __rl: true, mode: 'id', value: '3273' } }),
+				channel({ locationId: { __rl: true, mode: 'list', value: '3578', cachedResultName: 'Kota Surabaya' }, telcoId: 'xl' }),
+			]),
+		);
+		expect(errorOf(result)).toBeUndefined();
+		const [sent] = await campaigns(context);
+		expect((sent as unknown as { targets: unknown }).targets).toEqual([
+			{ locationId: 3273, place: 'Kota Bandung' },
+			{ locationId: 3578, place: 'Kota Surabaya' },
+		]);
+	});
+
+	it('a workflow saved by 0.1.0 (a plain number) keeps working', async () => {
+		const result = await runNode(context, createParameters({}, [channel({ locationId: 161 })]));
+		expect(errorOf(result)).toBeUndefined();
+		const [sent] = await campaigns(context);
+		expect((sent.request.channels as IDataObject[])[0].locationId).toBe(161);
+	});
+
+	it('a non-numeric ID is refused before anything is sent: by n8n for typed text, by the node for an expression', async () => {
+		// n8n 1.x refuses the workflow too, but its error does not name the parameter's issue.
+		const refusal = N8N_MAJOR >= 2 ? /A Location ID is a whole number/ : /^The workflow has issues/;
+		await expect(runNode(context, createParameters({}, [channel({ locationId: { __rl: true, mode: 'id', value: 'Bandung' } })]))).rejects.toThrow(refusal);
+		const result = await runNode(context, createParameters({}, [channel({ locationId: { __rl: true, mode: 'id', value: '={{ "Bandung" }}' } })]));
+		expect(errorOf(result)?.message).toBe('Invalid campaign, nothing was sent: channels[0].locationId must be a whole number');
+		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
+	});
+});
+
+describe('Find Targeting Location as an AI tool', () => {
+	it('the model gives the place name', async () => {
+		const result = await runNode(context, { resource: 'location', operation: 'findTargetingLocation' }, [{ placeName: 'Surabaya' }], {
+			node: { type: 'n8n-nodes-lba-ads.lbaAdsTool' },
+		});
+		expect(result.items[0].json).toMatchObject({ found: true, locationId: 3578, name: 'Kota Surabaya' });
+	});
+});

@@ -1,0 +1,75 @@
+import { errorOf } from '../../../../harness';
+import { control, fault, requests, runNode, useSandbox } from '../../setup';
+
+const context = useSandbox();
+
+interface RawProduct {
+	uuid: string;
+	name: string;
+	price: { amount: number; currency: string };
+	details: { data: { mainQuota: string; nightQuota: string; appsQuota: string } };
+}
+
+async function catalogue(): Promise<RawProduct[]> {
+	const response = await fetch(`${context.sandbox.url}/io/products`, {
+		headers: { Authorization: `Bearer ${context.token}`, 'Content-Type': 'application/json' },
+	});
+	const body = (await response.json()) as { results: RawProduct[] };
+	await control(context, 'POST', '/_sandbox/reset');
+	return body.results;
+}
+
+const products = (overrides = {}) => ({ resource: 'product', operation: 'getMany', ...overrides });
+
+describe('Product > Get Many', () => {
+	it('return all + simplify: one item per product, quotas as numbers with readable sizes', async () => {
+		const expected = await catalogue();
+		const result = await runNode(context, products({ returnAll: true }));
+		expect(errorOf(result)).toBeUndefined();
+		expect(result.items).toHaveLength(expected.length);
+		expected.forEach((product, index) => {
+			const item = result.items[index];
+			expect(item.pairedItem).toEqual({ item: 0 });
+			expect(item.json).toMatchObject({
+				uuid: product.uuid,
+				name: product.name,
+				price: product.price.amount,
+				currency: product.price.currency,
+				mainQuotaBytes: Number(product.details.data.mainQuota),
+				nightQuotaBytes: Number(product.details.data.nightQuota),
+				appsQuotaBytes: Number(product.details.data.appsQuota),
+			});
+			expect(item.json.mainQuota).toMatch(/^\d+(\.\d+)? (B|KB|MB|GB|TB)$/);
+		});
+		const [sent] = await requests(context, { path: '/io/products' });
+		expect(sent.headers['content-type']).toMatch(/^application\/json/);
+	});
+
+	it('limit returns the first N; simplify off keeps the raw strings', async () => {
+		const expected = await catalogue();
+		const result = await runNode(context, products({ returnAll: false, limit: 3, simplify: false }));
+		expect(result.items.map((item) => item.json)).toEqual(expected.slice(0, 3));
+	});
+
+	it('runs once per input item, each output paired to its input', async () => {
+		const result = await runNode(context, products({ limit: 2 }), [{}, {}]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }]);
+	});
+
+	// Regression from the reliability suite: slice(0, -1) returned all but one product, slice(0, NaN) none.
+	it.each([[-1], [0], [1.5], ['abc'], [null]])('rejects limit %j with an item error and sends nothing', async (limit) => {
+		const result = await runNode(context, products({ returnAll: false, limit: '={{ $json.limit }}' }), [{ limit }]);
+		expect(errorOf(result)).toMatchObject({ message: 'Limit must be a whole number of at least 1' });
+		expect(await requests(context, { path: '/io/products' })).toHaveLength(0);
+	});
+
+	// Regression from the secrets suite: an HTML page with HTTP 200 quietly became an empty catalogue.
+	it.each([
+		['an HTML page', '<html><body>Gateway</body></html>'],
+		['JSON without results', { success: true }],
+	])('a 200 answer that is %s is an error, not zero products', async (_label, body) => {
+		await fault(context, { path: '/io/products', status: 200, body });
+		const result = await runNode(context, products());
+		expect(errorOf(result)?.message).toBe('The LBA service answered GET /io/products without a product list');
+	});
+});

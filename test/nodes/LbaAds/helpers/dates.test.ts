@@ -1,0 +1,111 @@
+import { DateTime } from 'luxon';
+
+import { parseDate, readInZone, toApiDate } from '../../../../nodes/LbaAds/helpers/dates';
+
+function api(input: unknown, zone: string, role: 'start' | 'end' = 'start'): string {
+	const parsed = parseDate(input, zone, role);
+	if (!parsed.ok) throw new Error(`expected a date, got: ${parsed.reason}`);
+	return toApiDate(parsed.value);
+}
+
+function reason(input: unknown, zone = 'Asia/Jakarta'): string {
+	const parsed = parseDate(input, zone);
+	if (parsed.ok) throw new Error(`expected a rejection, got ${toApiDate(parsed.value)}`);
+	return parsed.reason;
+}
+
+describe('dates: offset-less values are read in the workflow timezone', () => {
+	it.each([
+		// DST-free Indonesian zones: WIB +07, WITA +08, WIT +09
+		['Asia/Jakarta', '2026-12-01T09:00:00', '2026-12-01T09:00:00+07:00'],
+		['Asia/Makassar', '2026-12-01T09:00:00', '2026-12-01T09:00:00+08:00'],
+		['Asia/Jayapura', '2026-12-01T09:00:00', '2026-12-01T09:00:00+09:00'],
+		['UTC', '2026-12-01T09:00:00', '2026-12-01T09:00:00+00:00'],
+		// A DST zone on both sides of its summer-time switch
+		['Europe/Berlin', '2026-01-15T09:00:00', '2026-01-15T09:00:00+01:00'],
+		['Europe/Berlin', '2026-07-15T09:00:00', '2026-07-15T09:00:00+02:00'],
+		['America/New_York', '2026-11-02T09:00:00', '2026-11-02T09:00:00-05:00'],
+		['America/New_York', '2026-10-30T09:00:00', '2026-10-30T09:00:00-04:00'],
+	])('%s: %s -> %s', (zone, input, expected) => {
+		expect(api(input, zone)).toBe(expected);
+	});
+
+	it('a local time inside a DST gap becomes a real instant, not an invalid one', () => {
+		// 02:30 does not exist in Berlin on 2026-03-29 (clocks jump 02:00 -> 03:00).
+		const sent = api('2026-03-29T02:30:00', 'Europe/Berlin');
+		expect(sent).toMatch(/^2026-03-29T0[13]:30:00\+0[12]:00$/);
+		expect(DateTime.fromISO(sent, { setZone: true }).isValid).toBe(true);
+	});
+
+	it('keeps an explicit offset as given, whatever the workflow timezone', () => {
+		expect(api('2026-12-01T09:00:00+08:00', 'Asia/Jakarta')).toBe('2026-12-01T09:00:00+08:00');
+		expect(api('2026-12-01T02:00:00Z', 'Asia/Jakarta')).toBe('2026-12-01T02:00:00+00:00');
+	});
+
+	it('never sends "Z": UTC is written as +00:00', () => {
+		expect(api('2026-12-01T02:00:00.000Z', 'UTC')).toBe('2026-12-01T02:00:00+00:00');
+	});
+});
+
+describe('dates: every input shape a workflow can produce', () => {
+	const instant = Date.UTC(2026, 11, 1, 2, 0, 0); // 2026-12-01 02:00 UTC = 09:00 WIB
+
+	it('epoch milliseconds as number and as digit string', () => {
+		expect(api(instant, 'Asia/Jakarta')).toBe('2026-12-01T09:00:00+07:00');
+		expect(api(String(instant), 'Asia/Jakarta')).toBe('2026-12-01T09:00:00+07:00');
+	});
+
+	it('JS Date and luxon DateTime (what $now / DateTime expressions return)', () => {
+		expect(api(new Date(instant), 'Asia/Jakarta')).toBe('2026-12-01T09:00:00+07:00');
+		expect(api(DateTime.fromMillis(instant, { zone: 'Asia/Makassar' }), 'Asia/Jakarta')).toBe(
+			'2026-12-01T10:00:00+08:00',
+		);
+	});
+
+	it('plain dates: start of day for Start, end of day for End', () => {
+		expect(api('2017-11-16', 'Asia/Jakarta', 'start')).toBe('2017-11-16T00:00:00+07:00');
+		expect(api('2017-11-16', 'Asia/Jakarta', 'end')).toBe('2017-11-16T23:59:59+07:00');
+	});
+
+	it('SQL-style and RFC 2822 strings', () => {
+		expect(api('2026-12-01 09:00', 'Asia/Jakarta')).toBe('2026-12-01T09:00:00+07:00');
+		expect(api('Tue, 01 Dec 2026 09:00:00 +0700', 'UTC')).toBe('2026-12-01T09:00:00+07:00');
+	});
+
+	it('rejects what is not a date, saying why', () => {
+		expect(reason('')).toBe('is required');
+		expect(reason(undefined)).toBe('is required');
+		expect(reason('next tuesday')).toMatch(/not a date/);
+		expect(reason('2026-02-30')).toMatch(/not a valid date/);
+		expect(reason(1_700_000_000)).toMatch(/seconds\?/);
+		expect(reason(Number.NaN)).toMatch(/finite/);
+		expect(reason({ year: 2026 })).toMatch(/must be a date/);
+		expect(reason(new Date('nope'))).toMatch(/not a valid date/);
+	});
+});
+
+describe('readInZone: which values only the timezone setting turns into an instant', () => {
+	test.each([
+		['2026-12-01', true],
+		['2026-12-01T09:00', true],
+		['2026-12-01T09:00:00', true],
+		['2026-12-01 09:00', true],
+		['2026-12-01T09:00:00+07:00', false],
+		['2026-12-01T09:00+0700', false],
+		['2026-12-01T09:00:00Z', false],
+		['2026-12-01T09:00:00.000Z', false],
+		['2026-12-01 09:00 +07:00', false],
+		['Tue, 01 Dec 2026 09:00:00 +0700', false],
+		['Tue, 01 Dec 2026 09:00:00 GMT', false],
+		['2026-12-01 09:00 Asia/Jakarta', false],
+		['1764554400000', false],
+	])('%s -> %s', (value, expected) => {
+		expect(readInZone(value)).toBe(expected);
+	});
+
+	test('numbers, JS Dates and luxon DateTimes name their instant', () => {
+		expect(readInZone(1764554400000)).toBe(false);
+		expect(readInZone(new Date())).toBe(false);
+		expect(readInZone(DateTime.now())).toBe(false);
+	});
+});
