@@ -14,6 +14,8 @@ import * as e2e from '../e2e/lib';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startQueueN8n, asWebhookWorkflow } = require('./lib/queue-n8n');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { campaignsWorkflow: sharedCampaignsWorkflow, webhookNode } = require('./lib/workflows');
 
 type Json = Record<string, any>;
 type JournalCampaign = { campaignId: string; request: { name: string } };
@@ -49,66 +51,8 @@ const oauthWorkflow = {
 	settings: { executionOrder: 'v1' },
 };
 
-/**
- * Webhook {prefix, count} -> Code (`count` campaigns named <prefix>-1..n) -> LBA Ads Create,
- * five requests at a time, duplicate protection on (the default).
- */
-const campaignsWorkflow = {
-	id: 'queueCreateCampaigns',
-	name: 'Queue mode: create campaigns',
-	nodes: [
-		webhookNode('create-campaigns'),
-		{
-			id: 'queue-campaigns-code',
-			name: 'Campaigns to send',
-			type: 'n8n-nodes-base.code',
-			typeVersion: 2,
-			position: [220, 0],
-			parameters: {
-				jsCode: 'const { prefix, count } = $input.first().json.body;\nreturn Array.from({ length: count }, (_, i) => ({ json: { name: `${prefix}-${i + 1}` } }));',
-			},
-		},
-		{
-			id: 'queue-campaigns-lba',
-			name: CREATE,
-			type: 'n8n-nodes-lba-ads.lbaAds',
-			typeVersion: 1,
-			position: [440, 0],
-			parameters: {
-				resource: 'campaign',
-				operation: 'create',
-				name: '={{ $json.name }}',
-				campaignDescription: 'Queue mode e2e',
-				categoryId: 10,
-				channelsInput: 'fields',
-				channels: {
-					channel: [
-						{ sender: 'LBADEMO', locationId: 161, smsQty: 100, message: 'Promo!', startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-02T21:00:00+07:00', telcoId: 'tsel' },
-					],
-				},
-				options: { concurrency: 5 },
-			},
-			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-		},
-	],
-	connections: {
-		Webhook: { main: [[{ node: 'Campaigns to send', type: 'main', index: 0 }]] },
-		'Campaigns to send': { main: [[{ node: CREATE, type: 'main', index: 0 }]] },
-	},
-	settings: { executionOrder: 'v1' },
-};
-
-function webhookNode(webhookPath: string) {
-	return {
-		id: `queue-webhook-${webhookPath}`,
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: `0b8f6a3c-${webhookPath.length.toString(16).padStart(4, '0')}-4000-8000-${Buffer.from(webhookPath).toString('hex').slice(0, 12).padEnd(12, '0')}`,
-		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
-	};
-}
+/** Webhook {prefix, count} -> Code -> LBA Ads Create, five requests at a time, duplicate protection on. */
+const campaignsWorkflow = sharedCampaignsWorkflow({ id: 'queueCreateCampaigns', webhookPath: 'create-campaigns' });
 
 /** Campaign ids and idempotency keys differ between two services and runs; all else must match. */
 function comparable(value: unknown): unknown {
@@ -397,7 +341,7 @@ describeQueue('queue mode: n8n 2.40.7 main + 2 workers, PostgreSQL, Redis', () =
 			// First the requests that have left, then the database: each of them must find its key there.
 			const left = await arrived();
 			const answeredBefore = left.filter((request) => request.status !== null).length;
-			const [[value]] = await queue.postgres.sql(`SELECT value::text FROM processed_data WHERE "workflowId" = '${campaignsWorkflow.id}'`);
+			const [[value]] = await queue.postgres.sql(`SELECT value::text FROM processed_data WHERE "workflowId" = '${campaignsWorkflow.id}' AND context LIKE 'n:%'`);
 			const inDatabase = new Set<string>(JSON.parse(value).data);
 			const answers = await Promise.all(calls);
 			expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
@@ -423,41 +367,7 @@ describeQueue('queue mode: n8n 2.40.7 main + 2 workers, PostgreSQL, Redis', () =
 		);
 		expect(lostInAll).toBe(0);
 	});
-	test('the same campaigns sent by two executions at the same moment on two workers: each campaign is sent once', async () => {
-		// Thirty pairs of identical calls, each pair at the same moment; 5 campaigns per call. Without
-		// the claim tokens, 17–30% of such pairs on two workers sent every campaign twice (2026-11-24).
-		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 50, times: 1000 });
-		const pairs = 30;
-		const rows: Array<{ workers: string; duplicates: number; heldBack: number }> = [];
-		for (let pair = 1; pair <= pairs; pair++) {
-			const body = { prefix: `pair-${pair}`, count: 5 };
-			const answers = await Promise.all([callWebhook(queue.main, 'create-campaigns', body), callWebhook(queue.main, 'create-campaigns', body)]);
-			expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-			const executions = (await queue.rest.listExecutions(campaignsWorkflow.id)).slice(-2);
-			const campaigns = await journal(`pair-${pair}`);
-			// Every campaign went out at least once, and each answer accounts for every item.
-			expect(countByName(campaigns).size).toBe(5);
-			for (const answer of answers) {
-				expect((answer.body as Json[]).every((item) => item.status === 'Published' || item.skipped === true)).toBe(true);
-			}
-			// Items an execution held back because the other one, running at the same moment, won the claim.
-			const heldBack = answers.flatMap((answer) => answer.body as Json[]).filter((item) => String(item.reason ?? '').startsWith('Being sent by another execution')).length;
-			rows.push({ workers: executions.map((execution: Json) => queue.workerOf(execution.id)).join(' + '), duplicates: duplicates(campaigns), heldBack });
-		}
-		await sandboxFetch('/_sandbox/faults', { method: 'DELETE' });
-		const onTwoWorkers = rows.filter((row) => new Set(row.workers.split(' + ')).size === 2);
-		figures.push(
-			[
-				`## Two executions of the same campaigns at the same moment (${pairs} pairs, 5 campaigns each)`,
-				'',
-				'| pairs | pairs run on two different workers | pairs whose claims met (one held back: "Being sent by another execution … at the same moment") | campaigns sent twice, in those | campaigns sent twice, pairs on one worker |',
-				'|---|---|---|---|---|',
-				`| ${pairs} | ${onTwoWorkers.length} | ${rows.filter((row) => row.heldBack > 0).length} | ${onTwoWorkers.reduce((sum, row) => sum + row.duplicates, 0)} of ${onTwoWorkers.length * 5} | ${rows.filter((row) => !onTwoWorkers.includes(row)).reduce((sum, row) => sum + row.duplicates, 0)} |`,
-			].join('\n'),
-		);
-		expect(onTwoWorkers.length).toBeGreaterThan(0);
-		expect(rows.map((row) => row.duplicates)).toEqual(rows.map(() => 0));
-	});
+	// Same-moment pairs of identical calls, on a calm host and under adversaries: adversaries.queue.test.ts.
 
 	/**
 	 * Six calls of 10 campaigns each (100 ms per campaign): four started before the outage, two
