@@ -17,6 +17,11 @@ export interface Operation<Request> {
 	usesService: boolean;
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Request;
 	/**
+	 * Asked once every item is prepared, before the first request: a check of the whole
+	 * execution (e.g. a spending limit). What it throws refuses every item, and nothing is sent.
+	 */
+	checkExecution?(ctx: IExecuteFunctions, prepared: Array<Prepared<Request>>): void;
+	/**
 	 * Writes only: asked once every item is prepared, before the first request. Its waves of
 	 * claims say which items must not be sent, and it is told how each sent item ended.
 	 */

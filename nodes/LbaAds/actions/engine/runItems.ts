@@ -48,7 +48,16 @@ export async function runItems<Request>(
 		}
 	}
 
-	const ready = operation.guard || operation.sendAll ? preparedItems(prepared, outcomes, itemCount) : [];
+	const ready = operation.guard || operation.sendAll || operation.checkExecution ? preparedItems(prepared, outcomes, itemCount) : [];
+	if (operation.checkExecution) {
+		try {
+			operation.checkExecution(ctx, ready);
+		} catch (error) {
+			if (!continueOnFail) throw asNodeError(ctx, error, 0);
+			for (const { itemIndex } of ready) outcomes[itemIndex] = { error: asNodeError(ctx, error, itemIndex) };
+			return output(outcomes, itemCount, continueOnFail, toErrorOutput);
+		}
+	}
 	if (operation.sendAll) {
 		const result = await operation.sendAll(ctx, ready);
 		if ('forAllItems' in result) return [{ json: result.forAllItems, pairedItem: Array.from({ length: itemCount }, (_, item) => ({ item })) }];

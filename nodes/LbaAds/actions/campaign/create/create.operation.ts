@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS } from './campaignSchema';
 import { addSmsHints, campaignFailure, dryRunOutput, smsPerRecipient } from './output';
+import { refuseOverSmsLimit, reserveCampaigns, SPENDING_OPTIONS, spendingOf } from './spendingLimits';
 import {
 	channelsFromJson,
 	dryRun,
@@ -303,13 +304,25 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 				},
 			);
 		}
+		const spending = spendingOf(ctx, itemIndex, check.body);
+		const isDryRun = dryRun(ctx, itemIndex);
+		// A dry run shows which limit would refuse the campaign instead of failing.
+		if (!isDryRun) refuseOverSmsLimit(ctx, itemIndex, spending);
 		return {
 			body: check.body,
 			key: idempotencyKey(ctx, itemIndex, check.body),
 			resend: resendOption(ctx, itemIndex),
 			zoneNote: zoneNote(channels, zone),
-			dryRun: dryRun(ctx, itemIndex),
+			dryRun: isDryRun,
+			spending,
 		};
+	},
+
+	checkExecution(ctx, prepared) {
+		reserveCampaigns(
+			ctx,
+			prepared.filter(({ request }) => !request.dryRun).map(({ itemIndex, request }) => ({ itemIndex, spending: request.spending })),
+		);
 	},
 
 	guard(ctx, prepared) {
@@ -324,7 +337,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 	async send(ctx, request, transport, itemIndex) {
 		const sms = smsPerRecipient(request.body);
 		addSmsHints(ctx, sms, itemIndex);
-		if (request.dryRun) return [dryRunOutput(request, sms)];
+		if (request.dryRun) return [dryRunOutput(ctx, request, sms)];
 		try {
 			const response = await transport.request({
 				method: 'POST',
@@ -349,6 +362,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 
 /** Its entries in the node's Options collection. */
 const options: INodeProperties[] = [
+	...SPENDING_OPTIONS,
 	{
 		displayName: 'Dry Run',
 		name: 'dryRun',

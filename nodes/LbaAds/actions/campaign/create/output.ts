@@ -5,6 +5,7 @@ import { smsCount } from './smsSegments';
 import { HOW_TO_RESEND } from '../../../duplicateProtection/keys';
 import { ApiRequestError } from '../../../../shared/transport';
 import type { CreateRequest } from './parameters';
+import { spendingPreview } from './spendingLimits';
 
 /** What Create Campaign outputs: the answer with the SMS per recipient, a dry run's preview, and its errors' words. */
 
@@ -38,8 +39,9 @@ export function addSmsHints(ctx: IExecuteFunctions, sms: ChannelSms[], itemIndex
 	}
 }
 
-export function dryRunOutput(request: CreateRequest, sms: ChannelSms[]): IDataObject {
+export function dryRunOutput(ctx: IExecuteFunctions, request: CreateRequest, sms: ChannelSms[]): IDataObject {
 	const warnings = [...smsWarnings(sms)];
+	const spending = spendingPreview(ctx, request.spending) as IDataObject & { wouldBeRefusedBy: string[] };
 	if (request.zoneNote) {
 		warnings.push(`${request.zoneNote.datesWithoutOffset.join(', ')} had no UTC offset and were read in ${request.zoneNote.assumedTimezone}.`);
 	}
@@ -48,7 +50,8 @@ export function dryRunOutput(request: CreateRequest, sms: ChannelSms[]): IDataOb
 		sent: false,
 		request: { method: 'POST', path: '/lba/campaign', body: request.body as unknown as IDataObject },
 		smsPerRecipient: sms as unknown as IDataObject[],
-		warnings,
+		warnings: [...warnings, ...spending.wouldBeRefusedBy.map((limit) => `Sending it would be refused by the spending limit ${limit}.`)],
+		spending,
 		...(request.key === undefined ? {} : { idempotencyKey: request.key }),
 		...request.zoneNote,
 	};

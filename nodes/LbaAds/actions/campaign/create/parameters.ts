@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isResourceLocatorValue, jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import type { CampaignBody } from './campaignSchema';
+import type { Spending } from './spendingLimits';
 import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, readInZone } from '../../../helpers/dates';
 import { contentKey, customKey, type ProtectionMode } from '../../../duplicateProtection/keys';
@@ -34,6 +35,8 @@ export interface CreateRequest {
 	zoneNote?: { assumedTimezone: string; datesWithoutOffset: string[] };
 	/** Dry run: validate and convert, then show the request instead of sending it. */
 	dryRun: boolean;
+	/** Its SMS figures and the spending limits that apply. */
+	spending: Spending;
 }
 
 /** Options > Dry Run on the node; on the tool, the model's `preview` argument. */
