@@ -21,7 +21,10 @@ const realN8n1 = manifest('test/n8n1/real/package.json').dependencies!.n8n;
 const realN8n2 = manifest('test/e2e/n8n/package.json').dependencies!.n8n;
 const engine1 = manifest('test/n8n1/engine/package.json').dependencies!;
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const supportedSection = readme.slice(readme.indexOf('## Supported n8n versions'), readme.indexOf('## Try it'));
+// From the section's heading to the next heading of the same level.
+const supportedStart = readme.indexOf('\n## Supported n8n versions\n');
+const supportedEnd = readme.indexOf('\n## ', supportedStart + 1);
+const supportedSection = supportedStart === -1 ? '' : readme.slice(supportedStart, supportedEnd === -1 ? undefined : supportedEnd);
 
 describe('the supported n8n range', () => {
 	it('is "lowest - highest" in engines.n8n, from a 1.x to a 2.x', () => {
