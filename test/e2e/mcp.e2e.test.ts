@@ -151,6 +151,28 @@ describeE2E('LBA Ads as MCP tools: examples/mcp-server.json in real n8n 2.40.7 w
 		expect(await journal()).not.toContain('Bad (MCP)');
 	});
 
+	test('in the editor: the MCP workflow, and the spending limits in the Create tool\'s Options', async () => {
+		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		try {
+			const page = session.page;
+			await e2e.signInThroughUi(page, setup.n8n.baseUrl, e2e.DEFAULT_OWNER);
+			await e2e.openWorkflow(page, setup.n8n.baseUrl, workflow.id);
+			await e2e.nodeIconLoaded(page, 'create_campaign');
+			await page.waitForTimeout(800);
+			await e2e.screenshot(page, 'mcp-server-workflow');
+			const ndv = await e2e.openNodePanel(page, 'create_campaign');
+			const maxSms = ndv.getByText('Max SMS per Campaign', { exact: true });
+			await maxSms.scrollIntoViewIfNeeded();
+			await expect(maxSms.isVisible()).resolves.toBe(true);
+			await expect(ndv.getByText('Max Campaigns per Execution', { exact: true }).isVisible()).resolves.toBe(true);
+			await expect(e2e.parameterInput(page, 'maxSmsPerCampaign').locator('input').inputValue()).resolves.toBe('10000');
+			await page.waitForTimeout(500);
+			await e2e.screenshot(page, 'spending-limits');
+		} finally {
+			await session.close();
+		}
+	});
+
 	test('refused without the bearer token, and with a wrong one', async () => {
 		const listTools = (headers: Record<string, string>) =>
 			fetch(url, {
