@@ -49,11 +49,18 @@ function pausedWorkers(workers, { minMs = 200, maxMs = 3000, gapMinMs = 0, gapMa
 					if (!running || !live.length) continue;
 					const victim = live[Math.floor(Math.random() * live.length)];
 					const pauseMs = between(minMs, maxMs);
+					const signal = (name) => {
+						try {
+							process.kill(-victim.pid, name);
+						} catch {
+							// the worker exited meanwhile (it is being stopped)
+						}
+					};
 					try {
-						process.kill(-victim.pid, 'SIGSTOP');
+						signal('SIGSTOP');
 						await sleep(pauseMs);
 					} finally {
-						process.kill(-victim.pid, 'SIGCONT');
+						signal('SIGCONT');
 					}
 					state.pauses++;
 					state.pausedMs += pauseMs;
