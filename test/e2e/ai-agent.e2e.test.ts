@@ -13,8 +13,6 @@ import * as e2e from './lib';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startScriptedModel } = require('./lib/scripted-model');
 
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
 type Json = Record<string, any>;
 type ScriptedModel = { url: string; turns: Array<Turn & { body: Json }>; setScript(script: (turn: Turn) => Json): void; close(): Promise<void> };
 type Turn = { index: number; api: string; prompt: string; tools: Array<{ name: string; description: string; parameters: Json }>; toolResults: Array<{ name: string; arguments: Json; output: string }> };
@@ -125,7 +123,7 @@ const WORKFLOWS = {
 const lastResult = (turn: Turn) => turn.toolResults[turn.toolResults.length - 1];
 const parsed = (output: string) => JSON.parse(output) as Json[];
 
-describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
+e2e.describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let model: ScriptedModel;
@@ -283,7 +281,7 @@ describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
 	});
 });
 
-describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and a regular node error panel', () => {
+e2e.describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and a regular node error panel', () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let n8n: e2e.N8nInstance;

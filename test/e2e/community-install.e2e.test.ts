@@ -18,8 +18,6 @@ import * as e2e from './lib';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox } = require('../../sandbox/server');
 
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
 type Json = Record<string, any>;
 
 const PACKAGE = 'n8n-nodes-lba-ads';
@@ -45,7 +43,7 @@ function productsWorkflow(credential: { id: string; name: string }) {
 	};
 }
 
-describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Settings → Community nodes', () => {
+e2e.describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Settings → Community nodes', () => {
 	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
 	let registry: e2e.LocalRegistry | undefined;
 	let proxy: e2e.RegistryProxy | undefined;

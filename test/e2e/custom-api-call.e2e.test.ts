@@ -3,37 +3,30 @@
 // "operation"'. In real n8n, with the packed package, it now says what to use instead.
 import * as e2e from './lib';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandbox } = require('../../sandbox/server');
-
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
-describeE2E('Custom API Call in real n8n 2.40.7', () => {
-	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
+e2e.describeE2E('Custom API Call in real n8n 2.40.7', () => {
+	let setup: e2e.LbaN8n | undefined;
+	let sandbox: e2e.LbaN8n['sandbox'];
 	let userFolder: e2e.UserFolder;
 
 	beforeAll(async () => {
-		e2e.n8nBin();
-		sandbox = await startSandbox({ port: 0, quiet: true });
-		userFolder = e2e.makeUserFolder('lba-e2e-custom-call-');
-		await e2e.installCommunityPackage(userFolder, await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir));
-		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
+		// n8n is started inside the test, then stopped before the workflow runs with `n8n execute`.
+		setup = await e2e.startLbaN8n('custom-call', { start: false });
+		({ sandbox, userFolder } = setup);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
-		await sandbox?.close();
-		userFolder?.cleanup();
+		await setup?.close();
 	});
 
 	test('n8n offers it, and running it gives a clear message and sends nothing', async () => {
-		const n8n = await e2e.startN8n(userFolder);
+		await setup!.start();
 		try {
-			const rest = await e2e.setupOwnerAndLogin(n8n);
+			const rest = setup!.rest;
 			const types = (await rest.request('GET', '/types/nodes.json')).body as Array<{ name: string; properties: any[] }>;
 			const resource = types.find((type) => type.name === 'n8n-nodes-lba-ads.lbaAds')!.properties.find((p) => p.name === 'resource');
 			expect(resource.options.map((o: any) => o.value)).toContain('__CUSTOM_API_CALL__');
 		} finally {
-			await n8n.stop();
+			await setup!.n8n!.stop();
 		}
 
 		await e2e.importWorkflow(userFolder, {

@@ -4,8 +4,6 @@
 // previewed body. Screenshots for the README.
 import * as e2e from './lib';
 
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
 type Json = Record<string, any>;
 
 const NODE = 'Preview the campaign';
@@ -48,7 +46,7 @@ const WORKFLOW = {
 	settings: { executionOrder: 'v1', timezone: 'Asia/Jakarta' },
 };
 
-describeE2E('Create Campaign dry run in real n8n 2.40.7', () => {
+e2e.describeE2E('Create Campaign dry run in real n8n 2.40.7', () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let n8n: e2e.N8nInstance;

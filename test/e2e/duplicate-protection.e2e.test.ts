@@ -13,16 +13,10 @@ import * as path from 'node:path';
 
 import * as e2e from './lib';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandbox } = require('../../sandbox/server');
-
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
 const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
 const LBA = 'Create campaigns';
 const TRIGGER = 'Start';
 
-type Sandbox = { url: string; tokens: string[]; close(): Promise<void> };
 type JournalCampaign = { campaignId: string; request: { name: string } };
 type Json = Record<string, any>;
 
@@ -99,10 +93,9 @@ const WORKFLOWS = {
 
 const figures: Array<{ scenario: string; executions: number; items: number; created: number; duplicates: number; unaccounted: number; expected: string }> = [];
 
-describeE2E('duplicate protection in real n8n 2.40.7', () => {
-	let sandbox: Sandbox;
-	let userFolder: e2e.UserFolder;
-	let n8n: e2e.N8nInstance | undefined;
+e2e.describeE2E('duplicate protection in real n8n 2.40.7', () => {
+	let setup: e2e.LbaN8n | undefined;
+	let sandbox: e2e.LbaN8n['sandbox'];
 	let rest: e2e.N8nRest;
 
 	async function journal(prefix: string): Promise<JournalCampaign[]> {
@@ -153,20 +146,12 @@ describeE2E('duplicate protection in real n8n 2.40.7', () => {
 	}
 
 	beforeAll(async () => {
-		e2e.n8nBin();
-		sandbox = await startSandbox({ port: 0, quiet: true });
-		userFolder = e2e.makeUserFolder('lba-e2e-dedup-');
-		const tgz = await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir);
-		await e2e.installCommunityPackage(userFolder, tgz);
-		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
-		await e2e.importWorkflow(userFolder, Object.values(WORKFLOWS));
-		n8n = await e2e.startN8n(userFolder);
-		rest = await e2e.setupOwnerAndLogin(n8n);
+		setup = await e2e.startLbaN8n('dedup', { workflows: Object.values(WORKFLOWS) });
+		({ sandbox, rest } = setup);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.close();
+		await setup?.close();
 		if (figures.length) {
 			const table = [
 				'| scenario | executions | items | campaigns created | duplicates | items neither created nor reported | expected |',
@@ -177,8 +162,6 @@ describeE2E('duplicate protection in real n8n 2.40.7', () => {
 			fs.writeFileSync(path.join(dir, 'duplicate-protection.md'), `# Duplicate protection in real n8n 2.40.7\n\n${table}\n`);
 			console.log(`Duplicate protection in real n8n 2.40.7 (sandbox journal):\n${table}`);
 		}
-		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
-		else userFolder?.cleanup();
 	});
 
 	test('a 503 at item 4, then Retry: items 1-3 reported as created, 4-6 created once, 0 duplicates', async () => {
@@ -276,16 +259,17 @@ describeE2E('duplicate protection in real n8n 2.40.7', () => {
 		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 400, times: 16 });
 		const { executionId } = await rest.runWorkflow('dpCrash', TRIGGER);
 		for (const deadline = Date.now() + 30_000; (await journal('crash')).length < 5 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
-		process.kill(-n8n!.pid, 'SIGKILL');
-		await n8n!.stop(1000);
+		const n8n = setup!.n8n!;
+		process.kill(-n8n.pid, 'SIGKILL');
+		await n8n.stop(1000);
 		await new Promise((resolve) => setTimeout(resolve, 1000)); // a request in flight still completes at the sandbox
 		await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
 		const beforeRestart = await journal('crash');
 		expect(beforeRestart.length).toBeGreaterThanOrEqual(5);
 		expect(beforeRestart.length).toBeLessThan(16);
 
-		n8n = await e2e.startN8n(userFolder);
-		rest = await e2e.setupOwnerAndLogin(n8n);
+		await setup!.start();
+		rest = setup!.rest;
 		const crashed = await rest.getExecution(executionId);
 		// n8n refuses to Retry it ("aborted before starting": without saved progress it has no
 		// execution data), so the user runs the workflow again, which sends the same items.

@@ -14,18 +14,12 @@ import * as path from 'node:path';
 
 import * as e2e from './lib';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandbox } = require('../../sandbox/server');
-
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
 const NODE_JS = path.join(e2e.REPO_ROOT, 'dist', 'nodes', 'LbaAds', 'LbaAds.node.js');
 const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
 // ISO 8601 with the WIB offset the examples' workflow timezone (Asia/Jakarta) must produce;
 // n8n itself runs with GENERIC_TIMEZONE=UTC here, so +07:00 proves the workflow setting is used.
 const WIB_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+07:00$/;
 
-type Sandbox = { url: string; tokens: string[]; close(): Promise<void> };
 type Channel = { sender: string; locationId: number; smsQty: number; message: string; startDate: string; endDate: string; telcoId: string };
 type JournalCampaign = { campaignId: string; channels: string[]; request: { name: string; description: string; categoryId: number; channels: Channel[] } };
 
@@ -47,8 +41,9 @@ function expectWibDates(channel: Channel) {
 	expect(Date.parse(channel.startDate)).toBeLessThan(Date.parse(channel.endDate));
 }
 
-describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
-	let sandbox: Sandbox;
+e2e.describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
+	let setup: e2e.LbaN8n | undefined;
+	let sandbox: e2e.LbaN8n['sandbox'];
 	let userFolder: e2e.UserFolder;
 	let n8n: e2e.N8nInstance | undefined;
 	let rest: e2e.N8nRest | undefined;
@@ -74,21 +69,14 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 
 	beforeAll(async () => {
 		if (!fs.existsSync(NODE_JS)) throw new Error(`${NODE_JS} missing: run 'npm run build' first`);
-		e2e.n8nBin();
-		sandbox = await startSandbox({ port: 0, quiet: true });
-		userFolder = e2e.makeUserFolder('lba-e2e-examples-');
-		const tgz = await e2e.packPackage(e2e.REPO_ROOT, userFolder.dir);
-		await e2e.installCommunityPackage(userFolder, tgz);
-		await e2e.importCredentials(userFolder, [e2e.sandboxCredential(sandbox.url, sandbox.tokens[0])]);
-		await e2e.importWorkflow(userFolder, e2e.loadAllExamples());
+		// n8n is started by the first editor test: the ones before run `n8n execute`.
+		setup = await e2e.startLbaN8n('examples', { workflows: e2e.loadAllExamples(), start: false });
+		({ sandbox, userFolder } = setup);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
 		await browser?.close();
-		await n8n?.stop();
-		await sandbox?.close();
-		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
-		else userFolder?.cleanup();
+		await setup?.close();
 	});
 
 	test('(a) geocode-to-campaign: the geocoded city in name and message, WIB dates, Published', async () => {
@@ -137,8 +125,8 @@ describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
 	});
 
 	test('(b) scheduled-campaign-launch from the editor\'s "Execute workflow": tsel + xl, WIB dates', async () => {
-		n8n = await e2e.startN8n(userFolder);
-		rest = await e2e.setupOwnerAndLogin(n8n);
+		await setup!.start();
+		({ n8n, rest } = setup!);
 		const example = e2e.loadExample('scheduledCampaignLaunch');
 		const trigger = nodeOfType(example, 'n8n-nodes-base.scheduleTrigger');
 		const launch = nodeOfType(example, NODE_TYPE);

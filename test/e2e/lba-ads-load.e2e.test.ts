@@ -11,8 +11,6 @@ import * as path from 'node:path';
 
 import * as e2e from './lib';
 
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
 const NODE_JS = path.join(e2e.REPO_ROOT, 'dist', 'nodes', 'LbaAds', 'LbaAds.node.js');
 const TOKEN = 'lba-e2e-token';
 const CREDENTIAL_ID = 'lbaAdsE2eCred001';
@@ -45,7 +43,7 @@ function workflow() {
 	};
 }
 
-describeE2E('n8n-nodes-lba-ads loads and runs in real n8n 2.40.7', () => {
+e2e.describeE2E('n8n-nodes-lba-ads loads and runs in real n8n 2.40.7', () => {
 	let userFolder: ReturnType<typeof e2e.makeUserFolder>;
 	let stub: http.Server;
 	let stubUrl = '';

@@ -5,8 +5,6 @@
 // "Fetch Test Event" on the trigger, for the README's screenshot.
 import * as e2e from './lib';
 
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
 type Json = Record<string, any>;
 
 const TRIGGER = 'Every catalogue change';
@@ -39,7 +37,7 @@ const NEW_PACKAGE = {
 	price: { amount: 12000, currency: 'IDR' },
 };
 
-describeE2E('LBA Ads Trigger in real n8n 2.40.7 (published workflows, polling)', () => {
+e2e.describeE2E('LBA Ads Trigger in real n8n 2.40.7 (published workflows, polling)', () => {
 	let setup: e2e.LbaN8n;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let rest: e2e.N8nRest;

@@ -10,14 +10,12 @@ import * as path from 'node:path';
 
 import * as e2e from './lib';
 
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
 const FIXTURES = path.join(__dirname, 'fixtures');
 const WORKFLOW = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'placeholder-workflow.json'), 'utf8'));
 const TOKEN = 'e2e-token';
 const CREDENTIAL_ID = 'e2ePlaceholdCred';
 
-describeE2E('placeholder community package in real n8n 2.40.7', () => {
+e2e.describeE2E('placeholder community package in real n8n 2.40.7', () => {
 	let userFolder: ReturnType<typeof e2e.makeUserFolder>;
 	let pingServer: http.Server;
 	let pingUrl = '';

@@ -4,8 +4,6 @@
 // the picker and the operation against a service without GET /lba/locations.
 import * as e2e from './lib';
 
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
-
 type Json = Record<string, any>;
 
 /** Stores in five regencies (latitude, longitude). */
@@ -56,7 +54,7 @@ const PICKER = {
 	settings: { executionOrder: 'v1' },
 };
 
-describeE2E('targeting the geocoded place in real n8n 2.40.7', () => {
+e2e.describeE2E('targeting the geocoded place in real n8n 2.40.7', () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let n8n: e2e.N8nInstance;

@@ -21,7 +21,7 @@ type Json = Record<string, any>;
 type JournalCampaign = { campaignId: string; request: { name: string } };
 type JournalRequest = { at: string; method: string; path: string; status: number | string | null; tokenFingerprint?: string };
 
-const describeQueue = process.env.LBA_QUEUE === '1' ? describe : describe.skip;
+const describeQueue = e2e.describeWhen('LBA_QUEUE');
 
 const EXAMPLES: e2e.ExampleKey[] = ['geocodeToCampaign', 'scheduledCampaignLaunch', 'productsUnderPrice'];
 const exampleCopies = EXAMPLES.map((key) => asWebhookWorkflow(e2e.loadExample(key), { id: `queue${key[0].toUpperCase()}${key.slice(1)}`, webhookPath: `example-${key}` }));

@@ -167,16 +167,30 @@ export interface LbaN8n {
 	userFolder: UserFolder;
 	n8n: N8nInstance | undefined;
 	rest: N8nRest;
-	/** Starts n8n again (after `n8n.stop()`) and signs in. */
+	/** Starts n8n (first with `start: false`, or again after `n8n.stop()`) and signs in. */
 	start(): Promise<void>;
 	/** Stops n8n and the sandbox; removes the user folder unless LBA_E2E_KEEP=1. */
 	close(): Promise<void>;
 }
-/** Sandbox + n8n user folder with the packed package, the "LBA sandbox" credential (and `credentials`), `workflows`; n8n started, owner signed in. */
-export declare function startLbaN8n(
-	name: string,
-	opts?: { workflows?: object[]; credentials?: (sandboxUrl: string) => CredentialImport[] },
-): Promise<LbaN8n>;
+export interface LbaN8nOptions {
+	/** Workflows to import (with their ids). */
+	workflows?: object[];
+	/** Credentials to import beside "LBA sandbox". */
+	credentials?: (sandboxUrl: string) => CredentialImport[];
+	/** `false`: leave n8n stopped (`n8n`/`rest` undefined) until the suite calls `start()`. Default true. */
+	start?: boolean;
+}
+/**
+ * n8n installed if missing, then sandbox + n8n user folder `lba-e2e-<name>-*` with the packed package, the "LBA sandbox"
+ * credential (and `credentials`), `workflows`; n8n started, owner signed in (unless `start: false`).
+ * Everything started is closed again if a step fails.
+ */
+export declare function startLbaN8n(name: string, opts?: LbaN8nOptions): Promise<LbaN8n>;
+
+/** `describe` when `process.env[variable] === '1'`, else `describe.skip`. */
+export declare function describeWhen(variable: string): jest.Describe;
+/** `describe` under test/e2e/jest.config.js (its setup-env.js sets LBA_E2E=1), `describe.skip` in a plain `jest` run. */
+export declare const describeE2E: jest.Describe;
 
 export interface LocalRegistry {
 	/** http://127.0.0.1:<port> */

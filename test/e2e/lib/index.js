@@ -8,5 +8,6 @@ module.exports = {
 	...require('./browser'),
 	...require('./examples'),
 	...require('./lba-n8n'),
+	...require('./describe'),
 	...require('./registry'),
 };

@@ -1,25 +1,31 @@
 'use strict';
-// The set-up most LBA e2e suites share: the sandbox on a free loopback port, a fresh n8n user
+// The set-up the LBA e2e suites share: the sandbox on a free loopback port, a fresh n8n user
 // folder with the packed package installed as a community package, the "LBA sandbox" credential
 // (plus any others) and the suite's workflows imported, then n8n started with an owner signed in.
 const { startSandbox } = require('../../../sandbox/server');
-const { REPO_ROOT } = require('./env');
+const { REPO_ROOT, n8nBin } = require('./env');
 const { makeUserFolder, packPackage, installCommunityPackage } = require('./packages');
 const { importCredentials, importWorkflow } = require('./cli');
 const { startN8n, setupOwnerAndLogin } = require('./server');
 const { sandboxCredential } = require('./examples');
 
 /**
- * @param {string} name  user folder prefix, e.g. 'dry-run'
- * @param {{ workflows?: object[], credentials?: (sandboxUrl: string) => object[] }} [opts]
+ * @param {string} name  user folder prefix, e.g. 'dry-run' (the folder is `lba-e2e-<name>-XXXXXX`)
+ * @param {{
+ *   workflows?: object[],
+ *   credentials?: (sandboxUrl: string) => object[],
+ *   start?: boolean,
+ * }} [opts]
+ *   `credentials`: more credentials to import beside "LBA sandbox" (given the sandbox's URL).
+ *   `start: false` leaves n8n stopped (`n8n` and `rest` undefined), for suites that run
+ *   `n8n execute` or import more workflows first; they call `setup.start()` themselves.
  */
 async function startLbaN8n(name, opts = {}) {
+	n8nBin(); // installs n8n when missing (minutes, once), before anything is started
 	const sandbox = await startSandbox({ port: 0, quiet: true });
 	const userFolder = makeUserFolder(`lba-e2e-${name}-`);
-	await installCommunityPackage(userFolder, await packPackage(REPO_ROOT, userFolder.dir));
-	await importCredentials(userFolder, [sandboxCredential(sandbox.url, sandbox.tokens[0]), ...(opts.credentials ? opts.credentials(sandbox.url) : [])]);
-	if (opts.workflows && opts.workflows.length) await importWorkflow(userFolder, opts.workflows);
 	const setup = { sandbox, userFolder, n8n: undefined, rest: undefined };
+	/** Starts n8n (again, after `setup.n8n.stop()`) and signs the owner in. */
 	setup.start = async () => {
 		setup.n8n = await startN8n(userFolder);
 		setup.rest = await setupOwnerAndLogin(setup.n8n);
@@ -31,7 +37,16 @@ async function startLbaN8n(name, opts = {}) {
 		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder.dir}`);
 		else userFolder.cleanup();
 	};
-	await setup.start();
+	try {
+		await installCommunityPackage(userFolder, await packPackage(REPO_ROOT, userFolder.dir));
+		await importCredentials(userFolder, [sandboxCredential(sandbox.url, sandbox.tokens[0]), ...(opts.credentials ? opts.credentials(sandbox.url) : [])]);
+		if (opts.workflows && opts.workflows.length) await importWorkflow(userFolder, opts.workflows);
+		if (opts.start !== false) await setup.start();
+	} catch (error) {
+		// The suite never gets `setup` to close: do not leave the sandbox or n8n running.
+		await setup.close().catch(() => {});
+		throw error;
+	}
 	return setup;
 }
 
