@@ -16,7 +16,7 @@ const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/cli
 type Json = Record<string, any>;
 type ToolResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
 
-const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
+const { describeE2E } = e2e;
 const TOKEN = 'mcp-e2e-bearer-token';
 const workflow = { ...JSON.parse(fs.readFileSync(path.join(e2e.REPO_ROOT, 'examples', 'mcp-server.json'), 'utf8')), id: 'lbaExampleMcpServer' };
 const bearerCredential = { id: 'lbaExampleMcpBearer', name: "MCP clients' bearer token", type: 'httpBearerAuth', data: { token: TOKEN } };

@@ -25,7 +25,7 @@ type Json = Record<string, any>;
 type Answer = { status: number; body: unknown; ms: number };
 type Adversary = { name: string; start(): Promise<void>; stop(): Promise<void>; state?: Json };
 
-const describeQueue = process.env.LBA_QUEUE === '1' ? describe : describe.skip;
+const describeQueue = e2e.describeWhen('LBA_QUEUE');
 const PAIRS = Number(process.env.LBA_ADVERSARY_PAIRS ?? 16);
 /** Pairs fired at once; each pair's two calls leave at the same moment. */
 const PAIRS_AT_ONCE = Number(process.env.LBA_ADVERSARY_PAIRS_AT_ONCE ?? 4);
