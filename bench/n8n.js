@@ -60,16 +60,22 @@ function hash(text) {
 const TRIGGER = 'Start';
 const INPUT = 'Input items';
 const LBA = 'LBA Ads';
+const LBA_JSON = 'LBA Ads (JSON channels)';
 const HTTP = 'HTTP Request';
+const DEDUP = 'Remove Duplicates';
+const DEDUP_HTTP = 'HTTP Request after Remove Duplicates';
 const FLOOR = 'Engine floor';
 const HTTP_FLOOR = 'HTTP floor';
 const SPLIT = 'Split Out';
 const WARM_INPUT = 'Warm-up items';
 const WARM_PREFIX = 'Warm-up ';
 const WARM_ITEMS = 100;
+// The warm-up campaigns start at this ID, so none equals a measured one (see DEDUP_PARAMS).
+const WARM_FIRST_ID = 1000000;
 
 function workflow(id, name, nodes, edges) {
 	const connections = {};
+	// Every edge leaves output 0 (Remove Duplicates: "Kept"; its output 1 is "Discarded").
 	for (const [from, to] of edges) {
 		connections[from] = connections[from] || { main: [[]] };
 		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
@@ -124,8 +130,45 @@ const CAMPAIGN_CHANNELS = {
 	})),
 };
 
-/** P1 workflow: input node -> [LBA, HTTP Request, engine floor, HTTP floor] in the given top-to-bottom order. */
-function throughputWorkflow(id, scenario, order, sandboxUrl) {
+// LBA Ads with Channels Input = JSON: one expression per item gives the whole channels array
+// (the same three channels as the fields mode and the HTTP Request body).
+const CAMPAIGN_CHANNELS_JSON = `={{ [${['tsel', 'isat', 'xl']
+	.map(
+		(telco) =>
+			`{ "sender": "WARUNGKITA", "locationId": $json.locationId, "smsQty": 1000, "message": "Promo " + $json.city, "startDate": $json.start, "endDate": $json.end, "telcoId": "${telco}" }`,
+	)
+	.join(', ')}] }}`;
+
+// n8n's own once-only guarantee in front of the HTTP Request: Remove Duplicates v2, "Remove Items
+// Processed in Previous Executions", Keep Items Where "Value Is New", the value being the JSON of
+// the fields the body is made of. Scope Node (its default), not Workflow: our node refuses to run
+// beside a Remove Duplicates node with Workflow scope (both would use the workflow's shared row of
+// n8n's history, which our node locks), and Node scope is the guarantee our node gives (history
+// per workflow and node). One workflow per round, and the warm-up items have other IDs
+// (WARM_FIRST_ID), so no measured item is dropped whatever the scope.
+const DEDUP_PARAMS = {
+	operation: 'removeItemsSeenInPreviousExecutions',
+	logic: 'removeItemsWithAlreadySeenKeyValues',
+	dedupeValue: '={{ JSON.stringify({ name: $json.name, description: $json.description, locationId: $json.locationId, city: $json.city, start: $json.start, end: $json.end }) }}',
+	options: { scope: 'node' },
+};
+
+/** The P1 contenders of a scenario, in their base order (the order rotates per round). */
+function contendersOf(scenario) {
+	return scenario.kind === 'campaign' ? [LBA, LBA_JSON, DEDUP_HTTP, HTTP, FLOOR, HTTP_FLOOR] : [LBA, HTTP, FLOOR, HTTP_FLOOR];
+}
+
+/** The nodes whose executionTime make a contender's time, first to last. */
+function chainOf(contender) {
+	return contender === DEDUP_HTTP ? [DEDUP, DEDUP_HTTP] : [contender];
+}
+
+/**
+ * P1 workflow: input node -> each contender (LBA, HTTP Request, engine floor, HTTP floor; for
+ * Create Campaign also LBA with JSON channels and Remove Duplicates -> HTTP Request) in the
+ * given top-to-bottom order.
+ */
+function throughputWorkflow(id, scenario, order, sandboxUrl, { warmUp = true } = {}) {
 	const geocode = scenario.kind === 'geocode';
 	const lbaParams = geocode
 		? { resource: 'location', operation: 'reverseGeocode', latitude: '={{ $json.lat }}', longitude: '={{ $json.lng }}', output: 'simplified', options: {} }
@@ -159,7 +202,10 @@ function throughputWorkflow(id, scenario, order, sandboxUrl) {
 			});
 	const contenders = {
 		[LBA]: ['n8n-nodes-lba-ads.lbaAds', 1, lbaParams, { lbaAdsApi: CRED_LBA }],
+		[LBA_JSON]: ['n8n-nodes-lba-ads.lbaAds', 1, { ...lbaParams, channelsInput: 'json', channels: undefined, channelsJson: CAMPAIGN_CHANNELS_JSON }, { lbaAdsApi: CRED_LBA }],
 		[HTTP]: ['n8n-nodes-base.httpRequest', 4.2, httpParams, { httpBearerAuth: CRED_BEARER }],
+		[DEDUP]: ['n8n-nodes-base.removeDuplicates', 2, DEDUP_PARAMS],
+		[DEDUP_HTTP]: ['n8n-nodes-base.httpRequest', 4.2, httpParams, { httpBearerAuth: CRED_BEARER }],
 		[FLOOR]: ['n8n-nodes-lba-bench.benchFloor', 1, floorParams],
 		// Our package's credential on the bench package's node: n8n finds credential types across packages.
 		[HTTP_FLOOR]: ['n8n-nodes-lba-bench.benchHttpFloor', 1, floorParams, { lbaAdsApi: CRED_LBA }],
@@ -170,20 +216,32 @@ function throughputWorkflow(id, scenario, order, sandboxUrl) {
 	// and not by whichever contender happens to run first in the measured branch.
 	const nodes = [
 		node(TRIGGER, 'n8n-nodes-base.manualTrigger', 1, {}, [0, 0]),
-		node(WARM_INPUT, 'n8n-nodes-lba-bench.benchItems', 1, { count: WARM_ITEMS, kind }, [200, -1000]),
+		node(WARM_INPUT, 'n8n-nodes-lba-bench.benchItems', 1, { count: WARM_ITEMS, kind, first: WARM_FIRST_ID }, [200, -1000]),
 		node(INPUT, 'n8n-nodes-lba-bench.benchItems', 1, { count: scenario.items, kind }, [200, 0]),
 	];
-	order.forEach((name, rank) => {
-		const [type, version, params, creds] = contenders[name];
-		nodes.push(node(`${WARM_PREFIX}${name}`, type, version, params, [500, -1000 + rank * 200], creds));
-		nodes.push(node(name, type, version, params, [500, rank * 200], creds));
-	});
-	return workflow(id, `bench ${scenario.key} ${order.join(' > ')}`, nodes, [
+	const edges = [
 		[TRIGGER, WARM_INPUT],
 		[TRIGGER, INPUT],
-		...order.map((name) => [WARM_INPUT, `${WARM_PREFIX}${name}`]),
-		...order.map((name) => [INPUT, name]),
-	]);
+	];
+	const branches = [[WARM_PREFIX, WARM_INPUT, -1000 - 200 * order.length], [``, INPUT, 0]];
+	if (!warmUp) {
+		// A profiled run: the measured branch only, so the profile holds one contender's work.
+		nodes.splice(1, 1);
+		edges.splice(0, 1);
+		branches.shift();
+	}
+	for (const [prefix, input, y0] of branches) {
+		order.forEach((contender, rank) => {
+			let from = input;
+			chainOf(contender).forEach((name, step) => {
+				const [type, version, params, creds] = contenders[name];
+				nodes.push(node(`${prefix}${name}`, type, version, params, [500 + step * 200, y0 + rank * 200], creds));
+				edges.push([from, `${prefix}${name}`]);
+				from = `${prefix}${name}`;
+			});
+		});
+	}
+	return workflow(id, `bench ${scenario.key} ${order.join(' > ')}`, nodes, edges);
 }
 
 /** P2 workflows: probe start -> contender path -> probe end, one contender per execution. */
@@ -251,5 +309,7 @@ module.exports = {
 	memoryWorkflow,
 	execute,
 	nodeRun,
-	names: { LBA, HTTP, FLOOR, HTTP_FLOOR, SPLIT },
+	contendersOf,
+	chainOf,
+	names: { LBA, LBA_JSON, HTTP, DEDUP, DEDUP_HTTP, FLOOR, HTTP_FLOOR, SPLIT },
 };

@@ -23,6 +23,10 @@ const { values: flags } = parseArgs({
 		only: { type: 'string', default: 'p1,p2,p3,p4,p5' },
 		rounds: { type: 'string', default: '3' },
 		quick: { type: 'boolean', default: false }, // tiny sizes, to check the bench itself works
+		p1: { type: 'string', default: 'geocode,campaign' }, // P1 scenarios to run
+		// One more n8n execution after P1's rounds, under --cpu-prof: Create Campaign by our node
+		// (Channels Input = JSON) alone, summarised by function group (profile-summary.js --groups=lba).
+		profile: { type: 'boolean', default: false },
 	},
 });
 const only = new Set(flags.only.split(',').map((s) => s.trim().toLowerCase()));
@@ -42,7 +46,7 @@ const summary = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.m
 const P1_SCENARIOS = [
 	{ key: 'geocode', label: 'Reverse Geocode', kind: 'geocode', items: quick ? 500 : 10000 },
 	{ key: 'campaign', label: 'Create Campaign (3 channels)', kind: 'campaign', items: quick ? 100 : 1000 },
-];
+].filter((scenario) => flags.p1.split(',').map((s) => s.trim()).includes(scenario.key));
 const P2_PRODUCTS = quick ? 1000 : 100000;
 const CATALOGUE_SIZE = 14; // sandbox/products.js CATALOGUE length; checked against the output below
 
@@ -52,17 +56,21 @@ async function runN8nParts(results) {
 	const sandbox = await startSandbox({ token: n8n.TOKEN, productsScale: scale });
 	try {
 		await n8n.importCredentials(folder, sandbox.url);
-		const { LBA, HTTP, FLOOR, HTTP_FLOOR } = n8n.names;
-		const contenders = [LBA, HTTP, FLOOR, HTTP_FLOOR];
-		const orders = contenders.map((_, i) => [...contenders.slice(i), ...contenders.slice(0, i)]);
+		const { LBA, LBA_JSON, HTTP, DEDUP_HTTP, FLOOR, HTTP_FLOOR } = n8n.names;
+		const rotations = (list) => list.map((_, i) => [...list.slice(i), ...list.slice(0, i)]);
 		// Import everything once: import:workflow costs seconds per call. One workflow per round:
-		// duplicate protection keeps sent campaigns per workflow and node, so a workflow run
-		// twice would skip its campaigns the second time.
+		// duplicate protection (ours, and Remove Duplicates) keeps sent
+		// campaigns per workflow, so a workflow run twice would skip its campaigns the second time.
 		const workflows = [];
 		for (const scenario of P1_SCENARIOS) {
+			const orders = rotations(n8n.contendersOf(scenario));
 			for (let round = 0; round < rounds; round++) {
 				workflows.push(n8n.throughputWorkflow(`bench${scenario.key}${round}`, scenario, orders[round % orders.length], sandbox.url));
 			}
+		}
+		const campaignScenario = P1_SCENARIOS.find((scenario) => scenario.kind === 'campaign');
+		if (flags.profile && campaignScenario) {
+			workflows.push(n8n.throughputWorkflow('benchcampaignprofile', campaignScenario, [LBA_JSON], sandbox.url, { warmUp: false }));
 		}
 		workflows.push(n8n.memoryWorkflow('benchmemorylba', 'lba', sandbox.url), n8n.memoryWorkflow('benchmemoryhttp', 'http', sandbox.url));
 		log(`importing ${workflows.length} workflows...`);
@@ -71,48 +79,81 @@ async function runN8nParts(results) {
 		if (only.has('p1')) {
 			results.p1 = {};
 			for (const scenario of P1_SCENARIOS) {
-				const per = { lbaMs: [], httpMs: [], floorMs: [], httpFloorMs: [], lbaVsHttp: [], lbaVsFloor: [], lbaVsHttpFloor: [] };
+				const contenders = n8n.contendersOf(scenario);
+				const ms = Object.fromEntries(contenders.map((name) => [name, []]));
+				const ratios = { lbaVsHttp: [], lbaVsFloor: [], lbaVsHttpFloor: [], lbaJsonVsDedup: [], lbaVsDedup: [], lbaJsonVsHttp: [] };
 				for (let round = 0; round < rounds; round++) {
 					const { runData, wallMs } = await n8n.execute(folder, `bench${scenario.key}${round}`);
-					const lba = n8n.nodeRun(runData, LBA);
-					const http = n8n.nodeRun(runData, HTTP);
-					const floor = n8n.nodeRun(runData, FLOOR);
-					const httpFloor = n8n.nodeRun(runData, HTTP_FLOOR);
-					const runs = [[LBA, lba], [HTTP, http], [FLOOR, floor], [HTTP_FLOOR, httpFloor]];
-					for (const [name, run] of runs) {
-						if (run.items.length !== scenario.items) throw new Error(`${scenario.key}: ${name} returned ${run.items.length} items, expected ${scenario.items}`);
+					const got = {};
+					for (const name of contenders) {
+						// A contender's time is the sum of its nodes' own times (Remove Duplicates + HTTP Request).
+						const runs = n8n.chainOf(name).map((nodeName) => n8n.nodeRun(runData, nodeName));
+						got[name] = { ms: runs.reduce((sum, run) => sum + run.ms, 0), startTime: runs[0].startTime, items: runs[runs.length - 1].items };
+						if (got[name].items.length !== scenario.items) throw new Error(`${scenario.key}: ${name} returned ${got[name].items.length} items, expected ${scenario.items}`);
 					}
-					if (scenario.kind === 'geocode' && !lba.items.every((item) => item.json.found === true)) throw new Error('geocode: some points not found');
-					if (scenario.kind === 'geocode' && !httpFloor.items.every((item) => item.json.status === 'OK')) throw new Error('geocode: HTTP floor got answers other than OK');
-					// A skipped (duplicate) campaign sends nothing: the time would not be a send's time.
-					if (scenario.kind === 'campaign' && !lba.items.every((item) => typeof item.json.campaignId === 'string' && !item.json.skipped)) throw new Error('campaign: LBA node did not create every campaign');
-					if (scenario.kind === 'campaign' && !httpFloor.items.every((item) => typeof item.json.campaignId === 'string')) throw new Error('campaign: HTTP floor did not create every campaign');
-					per.lbaMs.push(lba.ms);
-					per.httpMs.push(http.ms);
-					per.floorMs.push(floor.ms);
-					per.httpFloorMs.push(httpFloor.ms);
+					if (scenario.kind === 'geocode' && !got[LBA].items.every((item) => item.json.found === true)) throw new Error('geocode: some points not found');
+					if (scenario.kind === 'geocode' && !got[HTTP_FLOOR].items.every((item) => item.json.status === 'OK')) throw new Error('geocode: HTTP floor got answers other than OK');
+					if (scenario.kind === 'campaign') {
+						// A skipped (duplicate) campaign sends nothing: the time would not be a send's time.
+						for (const name of [LBA, LBA_JSON]) {
+							if (!got[name].items.every((item) => typeof item.json.campaignId === 'string' && !item.json.skipped)) throw new Error(`campaign: ${name} did not create every campaign`);
+						}
+						for (const name of [HTTP, DEDUP_HTTP, HTTP_FLOOR]) {
+							if (!got[name].items.every((item) => typeof item.json.campaignId === 'string')) throw new Error(`campaign: ${name} did not create every campaign`);
+						}
+					}
+					for (const name of contenders) ms[name].push(got[name].ms);
 					// items/s ratio = inverse time ratio (same item count)
-					per.lbaVsHttp.push(http.ms / lba.ms);
-					per.lbaVsFloor.push(lba.ms / floor.ms);
-					per.lbaVsHttpFloor.push(lba.ms / httpFloor.ms);
-					const ran = runs.sort((a, b) => a[1].startTime - b[1].startTime).map(([n]) => n);
-					log(`P1 ${scenario.key} round ${round + 1}/${rounds} (order ${ran.join(' > ')}): LBA ${lba.ms} ms, HTTP Request ${http.ms} ms, engine floor ${floor.ms} ms, HTTP floor ${httpFloor.ms} ms (n8n process ${(wallMs / 1000).toFixed(1)} s)`);
+					ratios.lbaVsHttp.push(got[HTTP].ms / got[LBA].ms);
+					ratios.lbaVsFloor.push(got[LBA].ms / got[FLOOR].ms);
+					ratios.lbaVsHttpFloor.push(got[LBA].ms / got[HTTP_FLOOR].ms);
+					if (scenario.kind === 'campaign') {
+						ratios.lbaJsonVsDedup.push(got[DEDUP_HTTP].ms / got[LBA_JSON].ms);
+						ratios.lbaVsDedup.push(got[DEDUP_HTTP].ms / got[LBA].ms);
+						ratios.lbaJsonVsHttp.push(got[HTTP].ms / got[LBA_JSON].ms);
+					}
+					const ran = contenders.slice().sort((a, b) => got[a].startTime - got[b].startTime);
+					log(`P1 ${scenario.key} round ${round + 1}/${rounds} (order ${ran.join(' > ')}): ${contenders.map((name) => `${name} ${got[name].ms} ms`).join(', ')} (n8n process ${(wallMs / 1000).toFixed(1)} s)`);
 				}
+				const perSec = (xs) => summary(xs.map((x) => (scenario.items * 1000) / x));
 				results.p1[scenario.key] = {
 					label: scenario.label,
 					items: scenario.items,
-					lbaItemsPerSec: summary(per.lbaMs.map((ms) => (scenario.items * 1000) / ms)),
-					httpItemsPerSec: summary(per.httpMs.map((ms) => (scenario.items * 1000) / ms)),
-					floorItemsPerSec: summary(per.floorMs.map((ms) => (scenario.items * 1000) / ms)),
-					lbaMs: summary(per.lbaMs),
-					httpMs: summary(per.httpMs),
-					floorMs: summary(per.floorMs),
-					httpFloorMs: summary(per.httpFloorMs),
-					speedupVsHttp: summary(per.lbaVsHttp),
-					timeVsFloor: summary(per.lbaVsFloor),
-					timeVsHttpFloor: summary(per.lbaVsHttpFloor),
+					lbaItemsPerSec: perSec(ms[LBA]),
+					httpItemsPerSec: perSec(ms[HTTP]),
+					floorItemsPerSec: perSec(ms[FLOOR]),
+					httpFloorItemsPerSec: perSec(ms[HTTP_FLOOR]),
+					lbaMs: summary(ms[LBA]),
+					httpMs: summary(ms[HTTP]),
+					floorMs: summary(ms[FLOOR]),
+					httpFloorMs: summary(ms[HTTP_FLOOR]),
+					speedupVsHttp: summary(ratios.lbaVsHttp),
+					timeVsFloor: summary(ratios.lbaVsFloor),
+					timeVsHttpFloor: summary(ratios.lbaVsHttpFloor),
+					...(scenario.kind === 'campaign'
+						? {
+								lbaJsonItemsPerSec: perSec(ms[LBA_JSON]),
+								dedupHttpItemsPerSec: perSec(ms[DEDUP_HTTP]),
+								lbaJsonMs: summary(ms[LBA_JSON]),
+								dedupHttpMs: summary(ms[DEDUP_HTTP]),
+								lbaJsonVsDedupHttp: summary(ratios.lbaJsonVsDedup),
+								lbaVsDedupHttp: summary(ratios.lbaVsDedup),
+								lbaJsonVsHttp: summary(ratios.lbaJsonVsHttp),
+							}
+						: {}),
 				};
 			}
+		}
+
+		if (only.has('p1') && flags.profile && campaignScenario) {
+			const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lba-bench-prof-'));
+			const { runData } = await n8n.execute(folder, 'benchcampaignprofile', { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` });
+			const lbaJson = n8n.nodeRun(runData, LBA_JSON);
+			const file = path.join(dir, fs.readdirSync(dir).find((name) => name.endsWith('.cpuprofile')));
+			const { execFileSync } = require('node:child_process');
+			const text = execFileSync(process.execPath, [path.join(__dirname, 'profile-summary.js'), file, '--groups=lba'], { encoding: 'utf8' });
+			results.p1Profile = { contender: LBA_JSON, items: campaignScenario.items, nodeMs: lbaJson.ms, file, summary: text.trim() };
+			log(`P1 profile (${LBA_JSON}, ${campaignScenario.items} items, ${lbaJson.ms} ms under --cpu-prof; ${file}):\n${text}`);
 		}
 
 		if (only.has('p2')) {
@@ -188,6 +229,12 @@ function table(results) {
 	if (results.p1) {
 		for (const s of Object.values(results.p1)) {
 			rows.push([`P1 ${s.label}, ${s.items.toLocaleString('en-US')} items: items/s vs HTTP Request`, num(s.lbaItemsPerSec), num(s.httpItemsPerSec), fx(s.speedupVsHttp), '≥ 1.5×']);
+			if (s.lbaJsonVsDedupHttp) {
+				// The peers with the same once-only guarantee: Remove Duplicates (history per node) before the HTTP Request.
+				rows.push([`P1 ${s.label}: items/s, LBA (Channels Input = JSON) vs Remove Duplicates + HTTP Request`, num(s.lbaJsonItemsPerSec), num(s.dedupHttpItemsPerSec), fx(s.lbaJsonVsDedupHttp), '≥ 1.0×']);
+				rows.push([`P1 ${s.label}: items/s, LBA (channel fields) vs Remove Duplicates + HTTP Request`, num(s.lbaItemsPerSec), num(s.dedupHttpItemsPerSec), fx(s.lbaVsDedupHttp), '']);
+				rows.push([`P1 ${s.label}: items/s, LBA (Channels Input = JSON) vs HTTP Request`, num(s.lbaJsonItemsPerSec), num(s.httpItemsPerSec), fx(s.lbaJsonVsHttp), '']);
+			}
 			rows.push([`P1 ${s.label}: time vs engine floor`, `${num(s.lbaMs)} ms`, `${num(s.floorMs)} ms`, fx(s.timeVsFloor), '≤ 1.2×']);
 			rows.push([`P1 ${s.label}: time vs HTTP floor`, `${num(s.lbaMs)} ms`, `${num(s.httpFloorMs)} ms`, fx(s.timeVsHttpFloor), '']);
 		}
@@ -242,7 +289,7 @@ async function main() {
 		rounds,
 		quick,
 		method: {
-			p1: 'One n8n execution per round holds all four contenders (our node, HTTP Request, engine floor, HTTP floor) as branches of the same input node; each figure is the node\'s own executionTime from runData (excludes n8n start-up, input generation and output printing). Branch order rotates per round. Ratios are computed per round, then median (min–max). The HTTP floor reads the same parameters as the engine floor and makes one bare httpRequestWithAuthentication call per item with the lbaAdsApi credential, 8 in flight (our default Max Concurrent Requests).',
+			p1: 'One n8n execution per round holds all contenders (our node, HTTP Request, engine floor, HTTP floor; for Create Campaign also our node with Channels Input = JSON and Remove Duplicates v2 (previous executions, Value Is New, scope Node: our node refuses a Workflow-scope Remove Duplicates beside it) before an HTTP Request, timed as the sum of both nodes) as branches of the same input node; each figure is the node\'s own executionTime from runData (excludes n8n start-up, input generation and output printing). Branch order rotates per round. Ratios are computed per round, then median (min–max). The HTTP floor reads the same parameters as the engine floor and makes one bare httpRequestWithAuthentication call per item with the lbaAdsApi credential, 8 in flight (our default Max Concurrent Requests).',
 			p2: 'One n8n execution per contender per round, alternating who goes first. A probe node of the bench package runs a full GC and resets the kernel peak-RSS mark (/proc/self/clear_refs) before the contender path and reads VmHWM and the post-GC heap after it: peak RSS growth and live heap growth caused by the path.',
 			p4: 'Queue mode (main + workers, PostgreSQL, Redis, all on this machine): N webhook calls, each a production execution that reverse-geocodes and creates a campaign, sent by 16 callers at a time; executions/s with 1 worker (the second stopped) and with 2, same main, database and queue, order alternating per round. CPU per execution from /proc (utime+stime of each n8n process group) around each phase.',
 			p5: 'Duplicate protection as its history grows, on SQLite and PostgreSQL: one Create Campaign run of 32 new campaigns (one wave) per contender per round, in rotated order; contenders are the same node with 0, 1,000 and 10,000 campaigns recorded beforehand (written into processed_data as n8n stores them) and with protection Off. Figures are the node\'s own executionTime; ratios per round to the empty history, then median (min–max).',
@@ -281,11 +328,13 @@ async function main() {
 	const rows = table(results);
 	results.table = rows;
 	const text = markdown(rows);
+	if (results.p1Profile) process.stdout.write(`\nWhere LBA Ads (Channels Input = JSON) spends its time, ${results.p1Profile.items} campaigns under --cpu-prof:\n${results.p1Profile.summary}\n`);
 	process.stdout.write(`\n${text}\n\nMachine: ${results.machine.cpus} × ${results.machine.cpuModel}, ${results.machine.memoryGiB} GiB; ${rounds} rounds; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 	const dir = path.join(__dirname, 'results');
 	fs.mkdirSync(dir, { recursive: true });
 	// A run of some parts only must not replace the full results: it gets its own file name.
-	const name = ['p1', 'p2', 'p3', 'p4', 'p5'].every((part) => only.has(part)) && !quick ? 'latest' : `latest-${[...only].sort().join('-')}${quick ? '-quick' : ''}`;
+	const someScenarios = only.has('p1') && P1_SCENARIOS.length < 2 ? `-${P1_SCENARIOS.map((scenario) => scenario.key).join('-')}` : '';
+	const name = ['p1', 'p2', 'p3', 'p4', 'p5'].every((part) => only.has(part)) && !quick && !someScenarios ? 'latest' : `latest-${[...only].sort().join('-')}${someScenarios}${quick ? '-quick' : ''}`;
 	fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
 	fs.writeFileSync(path.join(dir, `${name}.svg`), renderSvg(results));
 	log(`wrote ${path.relative(process.cwd(), path.join(dir, `${name}.json`))} and ${name}.svg`);

@@ -1,11 +1,40 @@
 'use strict';
 // Received campaigns, optionally kept in an append-only journal file (--data-dir).
+//
+// Per request (POST /lba/campaign is the sandbox's busiest write) a campaign costs little: its
+// request is kept as the JSON text it arrived in, not as the parsed object graph, so a store of
+// many thousand campaigns holds flat strings the garbage collector need not walk; the request
+// is parsed again, and the time formatted, only when someone lists the campaigns.
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const JOURNAL_FILE = 'campaigns.jsonl';
+
+// Random bytes for campaign IDs, drawn 4 KiB at a time: 8 bytes (16 hex digits) per ID.
+const ID_POOL = Buffer.alloc(4096);
+let idOffset = ID_POOL.length;
+
+function randomHex16() {
+  if (idOffset + 8 > ID_POOL.length) {
+    crypto.randomFillSync(ID_POOL);
+    idOffset = 0;
+  }
+  const hex = ID_POOL.toString('hex', idOffset, idOffset + 8).toUpperCase();
+  idOffset += 8;
+  return hex;
+}
+
+/** What list() shows of a kept campaign: { campaignId, channels, receivedAt (ISO), request }. */
+function shown(kept) {
+  return {
+    campaignId: kept.campaignId,
+    channels: kept.channels,
+    receivedAt: typeof kept.receivedAt === 'number' ? new Date(kept.receivedAt).toISOString() : kept.receivedAt,
+    request: kept.text !== undefined ? JSON.parse(kept.text) : kept.request,
+  };
+}
 
 class CampaignStore {
   /** @param {string | undefined} dataDir */
@@ -48,21 +77,22 @@ class CampaignStore {
   }
 
   list() {
-    return this.campaigns;
+    return this.campaigns.map(shown);
   }
 
-  /** Creates a campaign from a validated request body; resolves once it is journalled. */
-  async create(request) {
+  /**
+   * Creates a campaign from a validated request body; resolves once it is journalled.
+   * `text` is the JSON text `request` was parsed from (kept instead of the object when given).
+   */
+  async create(request, text) {
     const campaignId = this.newId();
-    const campaign = {
-      campaignId,
-      channels: request.channels.map((_, index) => `${campaignId}-${String(index + 1).padStart(2, '0')}`),
-      receivedAt: new Date().toISOString(),
-      request,
-    };
-    this.remember(campaign);
-    await this.append({ type: 'campaign', campaign });
-    return campaign;
+    const channels = new Array(request.channels.length);
+    for (let index = 0; index < channels.length; index++) channels[index] = `${campaignId}-${index < 9 ? '0' : ''}${index + 1}`;
+    const receivedAt = Date.now();
+    this.remember(text !== undefined ? { campaignId, channels, receivedAt, text } : { campaignId, channels, receivedAt, request });
+    // The journal line is the same as ever: the campaign as list() shows it.
+    if (this.journal) await this.append({ type: 'campaign', campaign: { campaignId, channels, receivedAt: new Date(receivedAt).toISOString(), request } });
+    return { campaignId, channels };
   }
 
   /** Forgets all campaigns; returns how many there were. */
@@ -75,8 +105,8 @@ class CampaignStore {
 
   newId() {
     let id;
-    // randomUUID draws from a cached entropy pool; randomBytes is a system call per id.
-    do id = crypto.randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase();
+    // From a pool of random bytes: randomBytes per ID would be a system call per campaign.
+    do id = randomHex16();
     while (this.ids.has(id));
     return id;
   }

@@ -5,20 +5,36 @@
 const DATE_TIME_WITH_OFFSET =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
+const DAY_MS = 86400000;
+
+/**
+ * Days from 1970-01-01 to year-month-day of the proleptic Gregorian calendar, for any whole
+ * year (0-99 included) and any month (13 is January of the next year), and day 1 of that month
+ * plus `day - 1` days: what Date's setUTCFullYear(year, month - 1, day) gives, without a Date
+ * (its setters cost more than the whole rest of a campaign's checks). Hinnant's days_from_civil.
+ */
+function daysFromCivil(year, month, day) {
+  year += Math.floor((month - 1) / 12);
+  month = ((((month - 1) % 12) + 12) % 12) + 1;
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5);
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468 + (day - 1);
+}
+
 /**
  * Milliseconds since the epoch of an ISO 8601 date-time with a UTC offset, or NaN.
  * Date.parse is not used: it rejects offsets like "+07" and leap seconds that the
- * schema's date-time format accepts.
+ * schema's date-time format accepts. Not Date.UTC(y, ...) either: it reads years 0-99 as
+ * 1900-1999.
  */
 function parseDateTimeWithOffset(text) {
   const m = DATE_TIME_WITH_OFFSET.exec(String(text));
   if (!m) return NaN;
   const [, y, mo, d, h, mi, s, fraction, zulu, sign, offsetHours, offsetMinutes] = m;
-  // Not Date.UTC(y, ...): it reads years 0-99 as 1900-1999.
-  const date = new Date(0);
-  date.setUTCFullYear(+y, +mo - 1, +d);
-  date.setUTCHours(+h, +mi, +s, fraction ? Math.floor(Number(fraction) * 1000) : 0);
-  const local = date.getTime();
+  const local = daysFromCivil(+y, +mo, +d) * DAY_MS + ((+h * 60 + +mi) * 60 + +s) * 1000 + (fraction ? Math.floor(Number(fraction) * 1000) : 0);
   if (zulu) return local;
   const offset = (Number(offsetHours) * 60 + Number(offsetMinutes || 0)) * 60000;
   return sign === '+' ? local - offset : local + offset;

@@ -26,6 +26,9 @@ class BenchItems {
 			outputs: ['main'],
 			properties: [
 				{ displayName: 'Count', name: 'count', type: 'number', default: 10 },
+				// The warm-up input starts far from 0 so its campaigns differ from the measured ones:
+				// a Remove Duplicates node with Workflow scope would otherwise drop the first ones as seen.
+				{ displayName: 'First ID', name: 'first', type: 'number', default: 0 },
 				{
 					displayName: 'Kind',
 					name: 'kind',
@@ -40,8 +43,10 @@ class BenchItems {
 	async execute() {
 		const count = this.getNodeParameter('count', 0);
 		const kind = this.getNodeParameter('kind', 0);
+		const first = this.getNodeParameter('first', 0, 0);
 		const out = new Array(count);
-		for (let i = 0; i < count; i++) {
+		for (let n = 0; n < count; n++) {
+			const i = first + n;
 			const [city, lat, lng, locationId] = CITIES[i % CITIES.length];
 			const jitter = ((i * 7919) % 1000) / 100000; // up to ~1 km
 			const json =
@@ -56,7 +61,7 @@ class BenchItems {
 							start: '2026-12-01T09:00:00+07:00',
 							end: '2026-12-07T21:00:00+07:00',
 						};
-			out[i] = { json, pairedItem: { item: 0 } };
+			out[n] = { json, pairedItem: { item: 0 } };
 		}
 		return [out];
 	}
