@@ -11,6 +11,7 @@ const path = require('node:path');
 
 const e2e = require('../test/e2e/lib');
 const { startPostgres } = require('../test/queue/lib/services');
+const { createCampaignParameters } = require('../test/queue/lib/workflows');
 const n8n = require('./n8n');
 const { REPO } = require('./processes');
 
@@ -39,16 +40,7 @@ function historyWorkflow(id, protection) {
 				type: 'n8n-nodes-lba-ads.lbaAds',
 				typeVersion: 1,
 				position: [440, 0],
-				parameters: {
-					resource: 'campaign',
-					operation: 'create',
-					name: '={{ $json.name }}',
-					campaignDescription: 'Bench P5',
-					categoryId: 10,
-					channelsInput: 'fields',
-					channels: { channel: [{ sender: 'LBABENCH', locationId: 161, smsQty: 100, message: 'Promo!', startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-02T21:00:00+07:00', telcoId: 'tsel' }] },
-					duplicateProtection: protection,
-				},
+				parameters: createCampaignParameters('Bench P5', { duplicateProtection: protection }),
 				credentials: { lbaAdsApi: { id: 'benchLbaCredential', name: 'LBA sandbox (bench)' } },
 			},
 		],

@@ -28,7 +28,7 @@ type ToolKey = keyof typeof TOOLS;
 const MODEL_CREDENTIAL = { id: 'scriptedOpenAi', name: 'Scripted model' };
 
 /** Manual Trigger -> AI Agent with the OpenAI Chat Model and LBA Ads Tool nodes (only resource and operation set). */
-function agentWorkflow(id: string, prompt: string, tools: ToolKey[]) {
+function agentWorkflow(id: string, prompt: string, tools: ToolKey[], createOptions: Json = {}) {
 	const nodes: Json[] = [
 		{ id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 		{ id: `${id}-agent`, name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [220, 0], parameters: { promptType: 'define', text: prompt, options: {} } },
@@ -54,7 +54,7 @@ function agentWorkflow(id: string, prompt: string, tools: ToolKey[]) {
 			type: 'n8n-nodes-lba-ads.lbaAdsTool',
 			typeVersion: 1,
 			position: [380 + index * 200, 220],
-			parameters: { resource: tool.resource, operation: tool.operation },
+			parameters: { resource: tool.resource, operation: tool.operation, ...(key === 'create' && Object.keys(createOptions).length ? { options: createOptions } : {}) },
 			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
 		});
 		connections[tool.node] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
@@ -118,6 +118,7 @@ const WORKFLOWS = {
 	products: agentWorkflow('aiProducts', 'Which data packages cost less than 30000 rupiah?', ['products']),
 	correct: agentWorkflow('aiCorrect', 'Launch the Surabaya promo', ['create']),
 	lostAnswer: agentWorkflow('aiLostAnswer', 'Launch the Medan promo', ['create']),
+	limits: agentWorkflow('aiLimits', 'Launch as many Makassar promos as you can', ['create'], { maxSmsPerCampaign: 2000, maxCampaignsPerExecution: 2 }),
 };
 
 const lastResult = (turn: Turn) => turn.toolResults[turn.toolResults.length - 1];
@@ -278,6 +279,24 @@ e2e.describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
 		const [again] = parsed(turns[2].toolResults[1].output);
 		expect(again).toMatchObject({ skipped: true, earlierOutcome: 'unknown', reason: expect.stringMatching(/^May have been created in an earlier run/) });
 		expect(await journal(name)).toHaveLength(1);
+	});
+
+	test('spending limits set by the user hold whatever the model asks: over Max SMS refused, and a third campaign in one execution refused', async () => {
+		// A greedy model: one huge campaign, then three small ones, each in a call of its own.
+		const calls = [campaignCall('Makassar huge', { smsQty: 50_000 }), ...[1, 2, 3].map((n) => campaignCall(`Makassar promo ${n}`, { smsQty: 1000 }))];
+		const { run, turns } = await runAgent('aiLimits', (turn) =>
+			turn.toolResults.length < calls.length ? { call: { tool: TOOLS.create.tool, arguments: calls[turn.toolResults.length] } } : { text: 'Done.' },
+		);
+		expect(run.status).toBe('success');
+		const results = turns[turns.length - 1].toolResults.map((result) => parsed(result.output)[0]);
+		expect(results[0].error).toBe(
+			"Campaign over a spending limit, nothing was sent: its SMS Quantity totals 50,000 over its channels (50,000 SMS billed, counting SMS per recipient), above Max SMS per Campaign (2,000). Lower the channels' SMS Quantity to 2,000 in all, or split the campaign. The limit is set in the node's Options by the workflow's owner; an AI model using the tool cannot change it.",
+		);
+		expect([results[1].status, results[2].status]).toEqual(['Published', 'Published']);
+		expect(results[3].error).toMatch(/^Over the spending limit Max Campaigns per Execution \(2\), nothing was sent: this run has 1 campaign\(s\) and 2 were sent earlier in this execution\. Send at most 0 more campaign/);
+		expect(await journal('Makassar huge')).toHaveLength(0);
+		expect(await journal('Makassar promo 3')).toHaveLength(0);
+		expect((await journal('Makassar promo 1')).length + (await journal('Makassar promo 2')).length).toBe(2);
 	});
 });
 

@@ -15,6 +15,22 @@ function webhookNode(webhookPath) {
 	};
 }
 
+/** LBA Ads Create with one fixed channel, each item's campaign named by {{ $json.name }}. */
+function createCampaignParameters(description, extra = {}) {
+	return {
+		resource: 'campaign',
+		operation: 'create',
+		name: '={{ $json.name }}',
+		campaignDescription: description,
+		categoryId: 10,
+		channelsInput: 'fields',
+		channels: {
+			channel: [{ sender: 'LBADEMO', locationId: 161, smsQty: 100, message: 'Promo!', startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-02T21:00:00+07:00', telcoId: 'tsel' }],
+		},
+		...extra,
+	};
+}
+
 /**
  * Webhook {prefix, count} -> Code (`count` campaigns named <prefix>-1..n) -> LBA Ads Create,
  * five requests at a time, duplicate protection on (the default). With `withExecutionId`, a Set
@@ -40,20 +56,7 @@ function campaignsWorkflow({ id, webhookPath, name = 'Queue mode: create campaig
 			type: 'n8n-nodes-lba-ads.lbaAds',
 			typeVersion: 1,
 			position: [440, 0],
-			parameters: {
-				resource: 'campaign',
-				operation: 'create',
-				name: '={{ $json.name }}',
-				campaignDescription: 'Queue mode e2e',
-				categoryId: 10,
-				channelsInput: 'fields',
-				channels: {
-					channel: [
-						{ sender: 'LBADEMO', locationId: 161, smsQty: 100, message: 'Promo!', startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-02T21:00:00+07:00', telcoId: 'tsel' },
-					],
-				},
-				options: { concurrency: 5 },
-			},
+			parameters: { ...createCampaignParameters('Queue mode e2e'), options: { concurrency: 5 } },
 			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
 		},
 	];
@@ -80,4 +83,4 @@ function campaignsWorkflow({ id, webhookPath, name = 'Queue mode: create campaig
 	return { id, name, nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
-module.exports = { webhookNode, campaignsWorkflow };
+module.exports = { webhookNode, campaignsWorkflow, createCampaignParameters };
