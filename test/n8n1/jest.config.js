@@ -30,10 +30,10 @@ module.exports = {
 	testMatch: [
 		'<rootDir>/test/n8n1/**/*.n8n1.test.ts',
 		'<rootDir>/test/nodes/**/*.test.ts',
+		'<rootDir>/test/credentials/**/*.test.ts',
 		// Not auth.test.ts: it pins n8n 2.x's own wording and requests (the credential Test's
 		// messages, the OAuth2 form fields), which 1.x words differently.
 		'<rootDir>/test/harness-selftest/engine.test.ts',
-		'<rootDir>/test/unit/transport.test.ts',
 		'<rootDir>/test/reliability/faults.reliability.test.ts',
 		'<rootDir>/test/reliability/secrets.reliability.test.ts',
 	],
