@@ -31,7 +31,7 @@ export const COMMON_OPTIONS: INodeProperties[] = [
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Resource, operation, credential and batching are node-wide settings, read once (not per item).
-	const resource = this.getNodeParameter('resource', 0) as string;
+	const resource = String(this.getNodeParameter('resource', 0));
 	if (resource === CUSTOM_API_CALL) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -42,7 +42,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			},
 		);
 	}
-	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operationName = String(this.getNodeParameter('operation', 0));
 	const found = findOperation(resource, operationName);
 	if (!found) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
