@@ -31,7 +31,7 @@ const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 export const lockTiming = {
 	/** A holder that has held the lock this long (its own clock) stops without sending. */
 	holdLimitMs: 10_000,
-	/** A taker that failed this long, with no pause over `maxPauseMs` between tries, suspects the holder. */
+	/** A taker that failed this long, with no pause over `maxPauseMs` between an answer and its next try, suspects the holder. */
 	suspectAfterMs: 10_000,
 	/** The first suspecter breaks the lock this much later if it is still suspected; any other taker after three times as long. */
 	breakAfterMs: 10_000,
@@ -92,18 +92,20 @@ export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: He
 async function acquire(ctx: IExecuteFunctions): Promise<void> {
 	const started = Date.now();
 	let failingSince = started;
-	let lastTry = started;
+	let lastAnswer = started;
 	let suspectedAt: number | undefined;
 	let firstSuspecter = false;
 	for (;;) {
 		const now = Date.now();
-		// A pause of this process (or a very slow call) means the lock was not watched meanwhile.
-		if (now - lastTry > lockTiming.maxPauseMs) {
+		// A pause of this process between two tries means the lock was not watched meanwhile. A slow
+		// database is no pause: the time a call takes does not count here.
+		if (now - lastAnswer > lockTiming.maxPauseMs) {
 			failingSince = now;
 			suspectedAt = undefined;
 		}
-		lastTry = now;
-		if (await lockCall(ctx, HELD)) return;
+		const taken = await lockCall(ctx, HELD);
+		lastAnswer = Date.now();
+		if (taken) return;
 
 		if (suspectedAt === undefined && Date.now() - failingSince >= lockTiming.suspectAfterMs) {
 			firstSuspecter = await lockCall(ctx, SUSPECTED);
