@@ -45,7 +45,7 @@ function productsWorkflow(credential: { id: string; name: string }) {
 	};
 }
 
-describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Settings → Community nodes', () => {
+describeE2E(`installed, used, updated and uninstalled through n8n ${e2e.n8nVersion()} Settings → Community nodes`, () => {
 	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
 	let registry: e2e.LocalRegistry | undefined;
 	let proxy: e2e.RegistryProxy | undefined;

@@ -8,7 +8,7 @@ const { startSandbox } = require('../../sandbox/server');
 
 const describeE2E = process.env.LBA_E2E === '1' ? describe : describe.skip;
 
-describeE2E('Custom API Call in real n8n 2.40.7', () => {
+describeE2E(`Custom API Call in real n8n ${e2e.n8nVersion()}`, () => {
 	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
 	let userFolder: e2e.UserFolder;
 

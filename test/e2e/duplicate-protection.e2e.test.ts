@@ -99,7 +99,7 @@ const WORKFLOWS = {
 
 const figures: Array<{ scenario: string; executions: number; items: number; created: number; duplicates: number; unaccounted: number; expected: string }> = [];
 
-describeE2E('duplicate protection in real n8n 2.40.7', () => {
+describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	let sandbox: Sandbox;
 	let userFolder: e2e.UserFolder;
 	let n8n: e2e.N8nInstance | undefined;
@@ -174,8 +174,8 @@ describeE2E('duplicate protection in real n8n 2.40.7', () => {
 				...figures.map((f) => `| ${f.scenario} | ${f.executions} | ${f.items} | ${f.created} | ${f.duplicates} | ${f.unaccounted} | ${f.expected} |`),
 			].join('\n');
 			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'e2e'));
-			fs.writeFileSync(path.join(dir, 'duplicate-protection.md'), `# Duplicate protection in real n8n 2.40.7\n\n${table}\n`);
-			console.log(`Duplicate protection in real n8n 2.40.7 (sandbox journal):\n${table}`);
+			fs.writeFileSync(path.join(dir, 'duplicate-protection.md'), `# Duplicate protection in real n8n ${e2e.n8nVersion()}\n\n${table}\n`);
+			console.log(`Duplicate protection in real n8n ${e2e.n8nVersion()} (sandbox journal):\n${table}`);
 		}
 		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder?.dir}`);
 		else userFolder?.cleanup();

@@ -47,7 +47,7 @@ function expectWibDates(channel: Channel) {
 	expect(Date.parse(channel.startDate)).toBeLessThan(Date.parse(channel.endDate));
 }
 
-describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
+describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`, () => {
 	let sandbox: Sandbox;
 	let userFolder: e2e.UserFolder;
 	let n8n: e2e.N8nInstance | undefined;
