@@ -63,12 +63,15 @@ const cell = (r) =>
 			: r.status === 'skipped'
 				? '⚪ skipped'
 				: '— not run';
-const verdict = args.note ? `not installable: ${args.note}` : ok ? 'supported' : 'failing';
+// "n8n X cannot be installed: it needs @n8n/agents@0.26.2, which the registry (...) does not have."
+const missing = /it needs (\S+), which the registry/.exec(args.note)?.[1];
+const why = missing ? `needs ${missing}, not in the registry` : args.note.replace(/^.* cannot be installed: /, '').replace(/\.$/, '');
+const verdict = args.note ? `not installable: ${why}` : ok ? 'supported' : 'failing';
 
 // 1. One line per suite (stdout).
 const say = (line) => process.stdout.write(`[test:compat] ${line}\n`);
 if (args.note) {
-	say(`n8n ${version}: NOT INSTALLABLE: ${args.note}`);
+	say(`n8n ${version}: not installable, no suite run (${why})`);
 } else {
 	for (const r of rows) {
 		say(`n8n ${version} | ${r.label.padEnd(36)} | ${r.status.padEnd(7)} | ${r.passed}/${r.total} tests | ${r.seconds} s${r.failure ? ` | first failure: ${r.failure}` : ''}`);

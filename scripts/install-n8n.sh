@@ -153,6 +153,10 @@ main() {
     fi
     [ -n "$what" ] || return 0
     registry="$(npm config get registry 2>/dev/null || echo 'the npm registry')"
+    if [ "$what" = "$package@$N8N_VERSION" ] || [ "$what" = "$package" ]; then
+      printf '[install-n8n] %s %s cannot be installed: the registry (%s) does not have it.\n' "$package" "$N8N_VERSION" "$registry" >&2
+      exit 2
+    fi
     printf '[install-n8n] %s %s cannot be installed: it needs %s, which the registry (%s) does not have.\n' \
       "$package" "$N8N_VERSION" "$what" "$registry" >&2
     exit 2

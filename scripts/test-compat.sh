@@ -16,6 +16,10 @@
 # Not in .ci/run (CI keeps test:e2e on n8n-versions.json's "ci"); weekly against n8n's latest
 # in .github/workflows/compat.yml.
 set -euo pipefail
+
+# Everything is in main() so bash has parsed the whole script before running it (editing or
+# pulling this file during a long run cannot break the running one).
+main() {
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
@@ -59,8 +63,7 @@ set -e
 if [ "$install_rc" -ne 0 ]; then
   reason="$(sed -n 's/^\[install-n8n\] \(.* cannot be installed: .*\)$/\1/p' "$work/install.err" | tail -1)"
   [ -n "$reason" ] || reason="n8n $version failed to install (exit $install_rc; see the install log)"
-  report "" "$reason"
-  log "stopped: $reason"
+  report "" "$reason" || true
   exit "$install_rc"
 fi
 bin="$(tail -1 "$work/install.out")"
@@ -86,3 +89,6 @@ LBA_N8N_BIN="$bin" LBA_N8N_VERSION="$version" LBA_E2E_ARTIFACTS="$out_dir/n8n-$v
 # 3. One line per suite, the markdown table, docs/compatibility.md.
 report "$work/jest.json" "" || status=$?
 exit "$status"
+}
+
+main "$@"
