@@ -1,5 +1,5 @@
 'use strict';
-// P1 (node throughput) and P2 (memory) in a real n8n 2.40.7, driven through the n8n CLI
+// P1 (node throughput) and P2 (memory) in a real n8n (n8n-versions.json "ci", 2.40.7 today), driven through the n8n CLI
 // with the e2e lib: temp user folder, our package and the bench's own package installed
 // as community packages, workflows imported once, `n8n execute --id` per round.
 //

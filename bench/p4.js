@@ -1,5 +1,5 @@
 'use strict';
-// P4: queue-mode throughput, 1 worker vs 2 workers, in real n8n 2.40.7 with PostgreSQL and
+// P4: queue-mode throughput, 1 worker vs 2 workers, in real n8n (n8n-versions.json "ci") with PostgreSQL and
 // Redis (test/queue/lib). N webhook calls, each a production execution that reverse-geocodes
 // a point and creates a campaign for it (duplicate protection on, as by default), sent by
 // `callers` clients at a time. The same main, database and queue serve both phases; only the

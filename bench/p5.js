@@ -1,5 +1,5 @@
 'use strict';
-// P5: duplicate protection's cost as its history grows, in real n8n 2.40.7, on SQLite (regular
+// P5: duplicate protection's cost as its history grows, in real n8n (n8n-versions.json "ci"), on SQLite (regular
 // mode's default) and on PostgreSQL (queue mode's). One wave is one Create Campaign run of 32
 // new campaigns (8 requests in flight, so one claim and one settle under the history lock).
 // Contenders, all in the same round: the same node with a history of 0, 1,000 and 10,000

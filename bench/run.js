@@ -284,7 +284,7 @@ async function main() {
 			cpuModel: os.cpus()[0] && os.cpus()[0].model,
 			memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
 			node: process.version,
-			n8n: '2.40.7',
+			n8n: e2e.n8nVersion(),
 		},
 		rounds,
 		quick,

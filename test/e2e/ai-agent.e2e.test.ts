@@ -124,7 +124,7 @@ const WORKFLOWS = {
 const lastResult = (turn: Turn) => turn.toolResults[turn.toolResults.length - 1];
 const parsed = (output: string) => JSON.parse(output) as Json[];
 
-e2e.describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
+e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let model: ScriptedModel;
@@ -169,7 +169,7 @@ e2e.describeE2E('LBA Ads Tool with a real AI Agent in n8n 2.40.7', () => {
 		await model?.close();
 		if (report.length) {
 			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'e2e'));
-			fs.writeFileSync(path.join(dir, 'ai-agent-tool.md'), `# What the model received (real n8n 2.40.7, AI Agent 3.1)\n\n${report.join('\n')}\n`);
+			fs.writeFileSync(path.join(dir, 'ai-agent-tool.md'), `# What the model received (real n8n ${e2e.n8nVersion()}, AI Agent 3.1)\n\n${report.join('\n')}\n`);
 		}
 	});
 

@@ -43,7 +43,7 @@ function productsWorkflow(credential: { id: string; name: string }) {
 	};
 }
 
-e2e.describeE2E('installed, used, updated and uninstalled through n8n 2.40.7 Settings → Community nodes', () => {
+e2e.describeE2E(`installed, used, updated and uninstalled through n8n ${e2e.n8nVersion()} Settings → Community nodes`, () => {
 	let sandbox: { url: string; tokens: string[]; close(): Promise<void> };
 	let registry: e2e.LocalRegistry | undefined;
 	let proxy: e2e.RegistryProxy | undefined;

@@ -3,7 +3,7 @@
 // "operation"'. In real n8n, with the packed package, it now says what to use instead.
 import * as e2e from './lib';
 
-e2e.describeE2E('Custom API Call in real n8n 2.40.7', () => {
+e2e.describeE2E(`Custom API Call in real n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let userFolder: e2e.UserFolder;

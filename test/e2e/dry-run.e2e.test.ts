@@ -46,7 +46,7 @@ const WORKFLOW = {
 	settings: { executionOrder: 'v1', timezone: 'Asia/Jakarta' },
 };
 
-e2e.describeE2E('Create Campaign dry run in real n8n 2.40.7', () => {
+e2e.describeE2E(`Create Campaign dry run in real n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let n8n: e2e.N8nInstance;

@@ -93,7 +93,7 @@ const WORKFLOWS = {
 
 const figures: Array<{ scenario: string; executions: number; items: number; created: number; duplicates: number; unaccounted: number; expected: string }> = [];
 
-e2e.describeE2E('duplicate protection in real n8n 2.40.7', () => {
+e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let rest: e2e.N8nRest;
@@ -159,8 +159,8 @@ e2e.describeE2E('duplicate protection in real n8n 2.40.7', () => {
 				...figures.map((f) => `| ${f.scenario} | ${f.executions} | ${f.items} | ${f.created} | ${f.duplicates} | ${f.unaccounted} | ${f.expected} |`),
 			].join('\n');
 			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'e2e'));
-			fs.writeFileSync(path.join(dir, 'duplicate-protection.md'), `# Duplicate protection in real n8n 2.40.7\n\n${table}\n`);
-			console.log(`Duplicate protection in real n8n 2.40.7 (sandbox journal):\n${table}`);
+			fs.writeFileSync(path.join(dir, 'duplicate-protection.md'), `# Duplicate protection in real n8n ${e2e.n8nVersion()}\n\n${table}\n`);
+			console.log(`Duplicate protection in real n8n ${e2e.n8nVersion()} (sandbox journal):\n${table}`);
 		}
 	});
 

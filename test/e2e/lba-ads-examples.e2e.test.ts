@@ -41,7 +41,7 @@ function expectWibDates(channel: Channel) {
 	expect(Date.parse(channel.startDate)).toBeLessThan(Date.parse(channel.endDate));
 }
 
-e2e.describeE2E('examples/ in real n8n 2.40.7 against the sandbox', () => {
+e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`, () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let userFolder: e2e.UserFolder;

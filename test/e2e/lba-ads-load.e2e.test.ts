@@ -43,7 +43,7 @@ function workflow() {
 	};
 }
 
-e2e.describeE2E('n8n-nodes-lba-ads loads and runs in real n8n 2.40.7', () => {
+e2e.describeE2E(`n8n-nodes-lba-ads loads and runs in real n8n ${e2e.n8nVersion()}`, () => {
 	let userFolder: ReturnType<typeof e2e.makeUserFolder>;
 	let stub: http.Server;
 	let stubUrl = '';

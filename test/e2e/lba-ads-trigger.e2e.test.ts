@@ -37,7 +37,7 @@ const NEW_PACKAGE = {
 	price: { amount: 12000, currency: 'IDR' },
 };
 
-e2e.describeE2E('LBA Ads Trigger in real n8n 2.40.7 (published workflows, polling)', () => {
+e2e.describeE2E(`LBA Ads Trigger in real n8n ${e2e.n8nVersion()} (published workflows, polling)`, () => {
 	let setup: e2e.LbaN8n;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let rest: e2e.N8nRest;

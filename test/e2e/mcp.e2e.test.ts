@@ -43,7 +43,7 @@ const campaign = (overrides: Json = {}, channelOverrides: Json = {}) => ({
 const itemsOf = (result: ToolResult) => JSON.parse(result.content[0].text) as Json[];
 const errorOf = (result: ToolResult) => (result.isError ? result.content[0].text : undefined);
 
-describeE2E('LBA Ads as MCP tools: examples/mcp-server.json in real n8n 2.40.7 with a real MCP client', () => {
+describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8nVersion()} with a real MCP client`, () => {
 	let setup: any;
 	let client: any;
 	let url: URL;

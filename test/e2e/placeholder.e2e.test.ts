@@ -15,7 +15,7 @@ const WORKFLOW = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'placeholder-wor
 const TOKEN = 'e2e-token';
 const CREDENTIAL_ID = 'e2ePlaceholdCred';
 
-e2e.describeE2E('placeholder community package in real n8n 2.40.7', () => {
+e2e.describeE2E(`placeholder community package in real n8n ${e2e.n8nVersion()}`, () => {
 	let userFolder: ReturnType<typeof e2e.makeUserFolder>;
 	let pingServer: http.Server;
 	let pingUrl = '';

@@ -54,7 +54,7 @@ const PICKER = {
 	settings: { executionOrder: 'v1' },
 };
 
-e2e.describeE2E('targeting the geocoded place in real n8n 2.40.7', () => {
+e2e.describeE2E(`targeting the geocoded place in real n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let n8n: e2e.N8nInstance;

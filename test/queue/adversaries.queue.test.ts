@@ -39,7 +39,7 @@ const workflow = campaignsWorkflow({ id: 'queueAdversaryCampaigns', webhookPath:
 
 const figures: string[] = [];
 
-describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pairs each, n8n 2.40.7 main + 2 workers`, () => {
+describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pairs each, n8n ${e2e.n8nVersion()} main + 2 workers`, () => {
 	let queue: any;
 	let proxy: any;
 
@@ -92,7 +92,7 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 		await proxy?.close();
 		if (figures.length) {
 			const text = [
-				`# Duplicate protection under adversaries (real n8n 2.40.7, main + 2 workers, PostgreSQL, Redis)`,
+				`# Duplicate protection under adversaries (real n8n ${e2e.n8nVersion()}, main + 2 workers, PostgreSQL, Redis)`,
 				'',
 				`${PAIRS} pairs per adversary, ${PAIRS_AT_ONCE} pairs at once; each call creates the same ${CAMPAIGNS_PER_CALL} campaigns as its twin.`,
 				'',

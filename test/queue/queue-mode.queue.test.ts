@@ -63,7 +63,7 @@ function comparable(value: unknown): unknown {
 
 const figures: string[] = [];
 
-describeQueue('queue mode: n8n 2.40.7 main + 2 workers, PostgreSQL, Redis', () => {
+describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL, Redis`, () => {
 	let queue: any;
 	let regular: any;
 
@@ -164,7 +164,7 @@ describeQueue('queue mode: n8n 2.40.7 main + 2 workers, PostgreSQL, Redis', () =
 	afterAll(async () => {
 		await Promise.all([queue?.close(), regular?.close()]);
 		if (figures.length) {
-			const text = `# Queue mode in real n8n 2.40.7 (main + 2 workers, PostgreSQL, Redis)\n\n${figures.join('\n\n')}\n`;
+			const text = `# Queue mode in real n8n ${e2e.n8nVersion()} (main + 2 workers, PostgreSQL, Redis)\n\n${figures.join('\n\n')}\n`;
 			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'queue'));
 			fs.writeFileSync(path.join(dir, 'queue-mode.md'), text);
 			console.log(text);

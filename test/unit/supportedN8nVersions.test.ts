@@ -1,7 +1,9 @@
 /**
  * The supported n8n range is a claim: it must name exactly the versions the tests install, so
- * bumping a pinned n8n without moving the claim (or the README) fails here. What runs at each
- * end: npm run test:n8n1-real / test:e2e (real n8n), npm run test:n8n1 / npm test (engine).
+ * bumping a pinned n8n without moving the claim (or the README) fails here. n8n-versions.json is
+ * the one place for those versions: lowest (npm run test:n8n1-real), ci (test:e2e, test:queue,
+ * the demo, the bench) and highest (npm run test:compat -- <version>, docs/compatibility.md);
+ * the manifests scripts/install-n8n.sh installs from must agree with it.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,8 +19,21 @@ const manifest = (file: string) =>
 
 const pkg = manifest('package.json');
 const [lowest, highest] = (pkg.engines?.n8n ?? '').split(' - ');
+const versions = JSON.parse(readFileSync(path.join(ROOT, 'n8n-versions.json'), 'utf8')) as {
+	lowest: string;
+	ci: string;
+	highest: string;
+	overrides: Record<string, string>;
+};
 const realN8n1 = manifest('test/n8n1/real/package.json').dependencies!.n8n;
-const realN8n2 = manifest('test/e2e/n8n/package.json').dependencies!.n8n;
+const ciManifest = manifest('test/e2e/n8n/package.json') as ReturnType<typeof manifest> & { overrides?: Record<string, string> };
+const realN8n2 = ciManifest.dependencies!.n8n;
+const compatDoc = readFileSync(path.join(ROOT, 'docs', 'compatibility.md'), 'utf8');
+const newer = (a: string, b: string) => {
+	const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+	for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];
+	return false;
+};
 const engine1 = manifest('test/n8n1/engine/package.json').dependencies!;
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 // From the section's heading to the next heading of the same level.
@@ -33,9 +48,25 @@ describe('the supported n8n range', () => {
 		expect(highest).toMatch(/^2\./);
 	});
 
-	it('ends where the real-n8n tests install: 1.x in test:n8n1-real, 2.x in test:e2e', () => {
+	it('comes from n8n-versions.json, the one place for the n8n versions we test', () => {
+		expect(pkg.engines?.n8n).toBe(`${versions.lowest} - ${versions.highest}`);
+		expect(versions.ci).toMatch(/^2\./);
+		expect(versions.highest === versions.ci || newer(versions.highest, versions.ci)).toBe(true);
+	});
+
+	it('ends where the real-n8n tests install: 1.x in test:n8n1-real, CI\'s 2.x in test:e2e', () => {
 		expect(lowest).toBe(realN8n1);
-		expect(highest).toBe(realN8n2);
+		expect(versions.lowest).toBe(realN8n1);
+		// scripts/install-n8n.sh installs the ci version from this manifest (its cache key), and
+		// any other version (LBA_N8N_VERSION) from a generated one with the same overrides.
+		expect(versions.ci).toBe(realN8n2);
+		expect(ciManifest.overrides).toEqual(versions.overrides);
+	});
+
+	it('has its highest end proven by a compatibility run (npm run test:compat, docs/compatibility.md)', () => {
+		const row = compatDoc.split('\n').find((line) => line.startsWith(`| **${highest}** |`));
+		expect(row).toBeDefined();
+		expect(row!.split(' | ')[2]).toBe('supported');
 	});
 
 	it('has its engine tests on n8n-core 1.x and 2.x', () => {
@@ -50,6 +81,8 @@ describe('the supported n8n range', () => {
 		for (const version of [
 			realN8n1,
 			realN8n2,
+			highest,
+			'npm run test:compat',
 			`n8n-core ${engine1['n8n-core']}`,
 			`n8n-workflow ${engine1['n8n-workflow']}`,
 			`n8n-core ${pkg.devDependencies?.['n8n-core']}`,

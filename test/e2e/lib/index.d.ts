@@ -8,6 +8,10 @@ export declare const ARTIFACTS_DIR: string;
 export declare function node24Env(extra?: Record<string, string>): NodeJS.ProcessEnv;
 /** Real n8n bin: $LBA_N8N_BIN, or scripts/install-n8n.sh (instant when cached). */
 export declare function n8nBin(): string;
+/** The n8n versions we test, from n8n-versions.json at the repo root. */
+export declare const N8N_VERSIONS: { lowest: string; ci: string; highest: string; overrides: Record<string, string> };
+/** Version of the n8n the tests run (from $LBA_N8N_BIN's package, $LBA_N8N_VERSION or the ci pin); starts nothing. */
+export declare function n8nVersion(): string;
 export declare function freePort(): Promise<number>;
 export declare function isPortFree(port: number): Promise<boolean>;
 export declare function ensureDir(dir: string): string;
