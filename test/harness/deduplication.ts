@@ -39,6 +39,8 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	readonly workflowRowCalls = { checkProcessedAndRecord: 0, clearAllProcessedItems: 0 };
 	/** Time between a call's read and its write, as a database round trip would take. */
 	rmwDelayMs = 0;
+	/** While set, calls on a node's row wait for it after their read: a database that does not answer. */
+	nodeRowsBlockedUntil: Promise<void> | undefined;
 
 	static hash(value: DeduplicationItemTypes): string {
 		return createHash('md5').update(value.toString()).digest('base64');
@@ -58,6 +60,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 
 	reset() {
 		this.rows.clear();
+		this.nodeRowsBlockedUntil = undefined;
 		for (const key of Object.keys(this.calls) as Array<keyof typeof this.calls>) this.calls[key] = 0;
 		this.workflowRowCalls.checkProcessedAndRecord = 0;
 		this.workflowRowCalls.clearAllProcessedItems = 0;
@@ -69,6 +72,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		if (row && row.mode !== options.mode) throw new Error(INCOMPATIBLE);
 		const copy = row ? { mode: row.mode, data: Array.isArray(row.data) ? [...row.data] : row.data } : undefined;
 		await new Promise((resolve) => (this.rmwDelayMs > 0 ? setTimeout(resolve, this.rmwDelayMs) : setImmediate(resolve)));
+		if (this.nodeRowsBlockedUntil && key.includes('|n:')) await this.nodeRowsBlockedUntil;
 		return copy;
 	}
 

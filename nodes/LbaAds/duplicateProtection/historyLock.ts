@@ -59,34 +59,58 @@ export interface HeldLock {
  */
 export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: HeldLock) => Promise<T>): Promise<T> {
 	return await queued(String(ctx.getWorkflow().id ?? ''), async () => {
-		await acquire(ctx);
+		// A database call that never answers (a connection lost without a word) must not hold up
+		// every later execution of this workflow in this process: each step has a deadline.
+		await within(acquire(ctx), lockTiming.giveUpAfterMs + lockTiming.holdLimitMs, () => notTaken(ctx));
 		const acquiredAt = Date.now();
 		let overran = false;
+		const overrun = () => {
+			overran = true;
+			return new HistoryLockError(
+				ctx.getNode(),
+				`Duplicate protection held its lock on n8n's history for ${((Date.now() - acquiredAt) / 1000).toFixed(1)} s, more than the ${lockTiming.holdLimitMs / 1000} s it allows itself (this n8n process or its database was paused)`,
+				{
+					description: `${SENT_NOTHING} Another execution may have taken the lock meanwhile, so this run stopped before sending. Campaigns this wave had recorded stay recorded as possibly sent: check them in LBA Ads before sending them again with Resend.`,
+				},
+			);
+		};
 		const lock: HeldLock = {
 			check() {
-				const held = Date.now() - acquiredAt;
-				if (held <= lockTiming.holdLimitMs) return;
-				overran = true;
-				throw new HistoryLockError(
-					ctx.getNode(),
-					`Duplicate protection held its lock on n8n's history for ${(held / 1000).toFixed(1)} s, more than the ${lockTiming.holdLimitMs / 1000} s it allows itself (this n8n process or its database was paused)`,
-					{
-						description: `${SENT_NOTHING} Another execution may have taken the lock meanwhile, so this run stopped before sending. Campaigns this wave had recorded stay recorded as possibly sent: check them in LBA Ads before sending them again with Resend.`,
-					},
-				);
+				if (overran || Date.now() - acquiredAt > lockTiming.holdLimitMs) throw overrun();
 			},
 		};
 		try {
 			lock.check();
-			const result = await task(lock);
+			const result = await within(task(lock), acquiredAt + lockTiming.holdLimitMs - Date.now(), overrun);
 			lock.check();
 			return result;
 		} finally {
 			// After an overrun the row may be another holder's by now: leave it (a dead lock is broken later).
 			// A release that fails leaves a row that takers break as a dead holder's: the task's result stands.
-			if (!overran) await release(ctx).catch(() => undefined);
+			if (!overran) await within(release(ctx), lockTiming.holdLimitMs, () => new Error('release timed out')).catch(() => undefined);
 		}
 	});
+}
+
+/** `promise`, or `timedOut()` thrown if it has not settled within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, timedOut: () => Error): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	const deadline = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(timedOut()), Math.max(0, ms));
+	});
+	try {
+		return await Promise.race([promise, deadline]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+function notTaken(ctx: IExecuteFunctions): HistoryLockError {
+	return new HistoryLockError(
+		ctx.getNode(),
+		`Duplicate protection could not take its lock on n8n's history within ${lockTiming.giveUpAfterMs / 1000} s: other executions of this workflow kept it`,
+		{ description: `${SENT_NOTHING} Run the workflow again.` },
+	);
 }
 
 async function acquire(ctx: IExecuteFunctions): Promise<void> {
@@ -116,13 +140,7 @@ async function acquire(ctx: IExecuteFunctions): Promise<void> {
 			suspectedAt = undefined;
 			continue;
 		}
-		if (Date.now() - started > lockTiming.giveUpAfterMs) {
-			throw new HistoryLockError(
-				ctx.getNode(),
-				`Duplicate protection could not take its lock on n8n's history within ${lockTiming.giveUpAfterMs / 1000} s: other executions of this workflow kept it`,
-				{ description: `${SENT_NOTHING} Run the workflow again.` },
-			);
-		}
+		if (Date.now() - started > lockTiming.giveUpAfterMs) throw notTaken(ctx);
 		await sleep(lockTiming.pollMinMs + Math.random() * (lockTiming.pollMaxMs - lockTiming.pollMinMs));
 	}
 }

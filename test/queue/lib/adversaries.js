@@ -89,16 +89,35 @@ async function startDelayProxy(targetPort, { scaleMs = 2, shape = 1.2, capMs = 2
 		if (ms > 100) state.over100ms++;
 		return ms;
 	};
-	/** Writes chunks to `to` in order, each no sooner than its own delay after it arrived. */
+	/**
+	 * Writes chunks to `to` strictly in arrival order, each no sooner than its own delay after it
+	 * arrived. One pump per direction: two timers due at the same millisecond may fire in either
+	 * order, which would reorder the bytes and leave PostgreSQL's client waiting for ever.
+	 */
 	const relay = (from, to) => {
-		let due = 0;
+		const queue = [];
+		let pumping = false;
+		let ended = false;
+		const pump = async () => {
+			if (pumping) return;
+			pumping = true;
+			while (queue.length) {
+				const { due, chunk } = queue.shift();
+				const wait = due - Date.now();
+				if (wait > 0) await sleep(wait);
+				if (!to.destroyed) to.write(chunk);
+			}
+			pumping = false;
+			if (ended && !to.destroyed) to.end();
+		};
 		from.on('data', (chunk) => {
-			due = Math.max(due, Date.now() + delay());
-			const wait = due - Date.now();
-			if (wait <= 0) to.write(chunk);
-			else setTimeout(() => to.destroyed || to.write(chunk), wait);
+			queue.push({ due: Date.now() + delay(), chunk });
+			void pump();
 		});
-		from.on('end', () => setTimeout(() => to.end(), Math.max(0, due - Date.now())));
+		from.on('end', () => {
+			ended = true;
+			if (!pumping) to.end();
+		});
 		from.on('error', () => to.destroy());
 	};
 	const sockets = new Set();

@@ -354,4 +354,18 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 		// It leaves the lock row (it may be another holder's by now); takers break it as a dead holder's.
 		expect(store.rows.get(lockRow())).toEqual({ mode: 'latestIncrementalKey', data: HELD });
 	});
+
+	it('a store call that never answers stops its run at the hold limit and does not hold up the next runs of the workflow', async () => {
+		Object.assign(lockTiming, { holdLimitMs: 100 });
+		let answer = () => {};
+		store.nodeRowsBlockedUntil = new Promise<void>((resolve) => (answer = resolve));
+		const stuck = await runNode(context, byName, six.slice(0, 2), { workflowId });
+		expect(errorOf(stuck)?.message).toMatch(/^Duplicate protection held its lock on n8n's history for 0\.\d s, more than the 0\.1 s it allows itself/);
+		// The database answers nothing yet; the next run of the workflow, in the same process, breaks the left lock and sends.
+		store.nodeRowsBlockedUntil = undefined;
+		const next = await runNode(context, byName, six.slice(2, 4), { workflowId });
+		expect(next.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
+		expect(namesIn(await campaigns(context))).toEqual(['promo-3', 'promo-4']);
+		answer();
+	});
 });
