@@ -40,6 +40,8 @@ export const lockTiming = {
 	giveUpAfterMs: 90_000,
 	pollMinMs: 2,
 	pollMaxMs: 30,
+	/** How often a store call's deadline is checked. */
+	watchEveryMs: 250,
 };
 
 const SENT_NOTHING = 'Nothing was sent.';
@@ -92,16 +94,43 @@ export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: He
 	});
 }
 
-/** `promise`, or `timedOut()` thrown if it has not settled within `ms`. */
+/**
+ * `promise`, or `timedOut()` thrown once `ms` have passed. One watcher per process checks the
+ * deadlines (n8n's own `sleep`, no timer per call) and stops when none is left.
+ */
 async function within<T>(promise: Promise<T>, ms: number, timedOut: () => Error): Promise<T> {
-	let timer: NodeJS.Timeout | undefined;
-	const deadline = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(timedOut()), Math.max(0, ms));
+	let deadline!: Deadline;
+	const expired = new Promise<never>((_, reject) => {
+		deadline = { due: Date.now() + ms, expire: () => reject(timedOut()) };
 	});
+	deadlines.add(deadline);
+	void watchDeadlines();
 	try {
-		return await Promise.race([promise, deadline]);
+		return await Promise.race([promise, expired]);
 	} finally {
-		clearTimeout(timer);
+		deadlines.delete(deadline);
+	}
+}
+
+type Deadline = { due: number; expire: () => void };
+const deadlines = new Set<Deadline>();
+let watching = false;
+
+async function watchDeadlines(): Promise<void> {
+	if (watching) return;
+	watching = true;
+	try {
+		while (deadlines.size) {
+			await sleep(lockTiming.watchEveryMs);
+			const now = Date.now();
+			for (const deadline of deadlines) {
+				if (now < deadline.due) continue;
+				deadlines.delete(deadline);
+				deadline.expire();
+			}
+		}
+	} finally {
+		watching = false;
 	}
 }
 
