@@ -61,6 +61,7 @@ const TRIGGER = 'Start';
 const INPUT = 'Input items';
 const LBA = 'LBA Ads';
 const LBA_JSON = 'LBA Ads (JSON channels)';
+const LBA_CAMPAIGN_JSON = 'LBA Ads (campaign JSON)';
 const HTTP = 'HTTP Request';
 const DEDUP = 'Remove Duplicates';
 const DEDUP_HTTP = 'HTTP Request after Remove Duplicates';
@@ -139,6 +140,10 @@ const CAMPAIGN_CHANNELS_JSON = `={{ [${['tsel', 'isat', 'xl']
 	)
 	.join(', ')}] }}`;
 
+// LBA Ads with Campaign Input = JSON: one expression per item gives the whole campaign, as the HTTP
+// Request's JSON body does (the same name, description, category and three channels).
+const CAMPAIGN_JSON = `={{ { "name": $json.name, "description": $json.description, "categoryId": 10, "channels": ${CAMPAIGN_CHANNELS_JSON.slice(4, -3)} } }}`;
+
 // n8n's own once-only guarantee in front of the HTTP Request: Remove Duplicates v2, "Remove Items
 // Processed in Previous Executions", Keep Items Where "Value Is New", the value being the JSON of
 // the fields the body is made of. Scope Node (its default), not Workflow: our node refuses to run
@@ -155,7 +160,7 @@ const DEDUP_PARAMS = {
 
 /** The P1 contenders of a scenario, in their base order (the order rotates per round). */
 function contendersOf(scenario) {
-	return scenario.kind === 'campaign' ? [LBA, LBA_JSON, DEDUP_HTTP, HTTP, FLOOR, HTTP_FLOOR] : [LBA, HTTP, FLOOR, HTTP_FLOOR];
+	return scenario.kind === 'campaign' ? [LBA, LBA_JSON, LBA_CAMPAIGN_JSON, DEDUP_HTTP, HTTP, FLOOR, HTTP_FLOOR] : [LBA, HTTP, FLOOR, HTTP_FLOOR];
 }
 
 /** The nodes whose executionTime make a contender's time, first to last. */
@@ -203,6 +208,7 @@ function throughputWorkflow(id, scenario, order, sandboxUrl, { warmUp = true } =
 	const contenders = {
 		[LBA]: ['n8n-nodes-lba-ads.lbaAds', 1, lbaParams, { lbaAdsApi: CRED_LBA }],
 		[LBA_JSON]: ['n8n-nodes-lba-ads.lbaAds', 1, { ...lbaParams, channelsInput: 'json', channels: undefined, channelsJson: CAMPAIGN_CHANNELS_JSON }, { lbaAdsApi: CRED_LBA }],
+		[LBA_CAMPAIGN_JSON]: ['n8n-nodes-lba-ads.lbaAds', 1, { resource: 'campaign', operation: 'create', campaignInput: 'json', campaignJson: CAMPAIGN_JSON, options: {} }, { lbaAdsApi: CRED_LBA }],
 		[HTTP]: ['n8n-nodes-base.httpRequest', 4.2, httpParams, { httpBearerAuth: CRED_BEARER }],
 		[DEDUP]: ['n8n-nodes-base.removeDuplicates', 2, DEDUP_PARAMS],
 		[DEDUP_HTTP]: ['n8n-nodes-base.httpRequest', 4.2, httpParams, { httpBearerAuth: CRED_BEARER }],
@@ -311,5 +317,5 @@ module.exports = {
 	nodeRun,
 	contendersOf,
 	chainOf,
-	names: { LBA, LBA_JSON, HTTP, DEDUP, DEDUP_HTTP, FLOOR, HTTP_FLOOR, SPLIT },
+	names: { LBA, LBA_JSON, LBA_CAMPAIGN_JSON, HTTP, DEDUP, DEDUP_HTTP, FLOOR, HTTP_FLOOR, SPLIT },
 };

@@ -32,9 +32,9 @@ const LBA_GROUPS = [
 	['idle (waiting for answers)', /^\(idle\) /],
 	['duplicate protection: n8n store (processed-items, SQLite)', /(checkProcessedAndRecord|getProcessedDataCount|processed-data|ProcessedData|DataDeduplication|deduplication|typeorm|sqlite3|@n8n\/db)/i],
 	['HTTP (n8n request helper, axios, sockets)', /(httpRequestWithAuthentication|requestWithAuthentication|proxyRequestToAxios|\/axios\/|follow-redirects|node:_http_|node:net |node:https|node:tls|writev|stream_base_commons|node:zlib)/],
+	['expressions and parameters (n8n)', /(getNodeParameter|resolveParameter|resolveSimpleParameterValue|getParameterValue|Expression|expression|tournament|esprima|recast|@n8n\/tournament|WorkflowDataProxy|workflow-data-proxy|extend|augmentObject)/],
 	['validation and request shaping (our node)', /\/dist\/nodes\/LbaAds\/(actions\/campaign|helpers|shared)|\/dist\/nodes\/shared\/(campaign|validation|schema)/i],
 	['duplicate protection: our key and guard', /\/dist\/nodes\/LbaAds\/duplicateProtection/],
-	['expressions and parameters (n8n)', /(getNodeParameter|resolveParameter|resolveSimpleParameterValue|getParameterValue|Expression|expression|tournament|esprima|recast|@n8n\/tournament|WorkflowDataProxy|workflow-data-proxy|extend|augmentObject)/],
 	['our node: engine and transport', /\/dist\/nodes\//],
 	['n8n engine (other)', /(n8n-core|n8n-workflow|\/n8n\/dist)/],
 ];

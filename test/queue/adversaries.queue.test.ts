@@ -107,21 +107,22 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 	});
 
 	/**
-	 * Every 20 s while pairs are out: which pairs still wait, the workflow's lock row, and what the
-	 * database is doing. A test that runs out of time then says what was stuck.
+	 * Every 20 s, if a pair has waited over a minute: which pairs wait, the workflow's lock row, and
+	 * what the database is doing. A test that runs out of time then says what was stuck.
 	 */
 	function stallWatch(label: string) {
-		const pending = new Set<number>();
+		const pending = new Map<number, number>();
 		const since = Date.now();
 		const timer = setInterval(async () => {
-			if (!pending.size) return;
+			const stuck = [...pending].filter(([, sent]) => Date.now() - sent > 60_000).map(([pair]) => pair);
+			if (!stuck.length) return;
 			const rows = await queue.postgres
 				.sql(`SELECT "workflowId", context, left(value::text, 80), "updatedAt" FROM processed_data WHERE context = ''`)
 				.catch((error: Error) => error.message);
 			const activity = await queue.postgres
 				.sql(`SELECT state, wait_event, left(query, 60), now() - query_start FROM pg_stat_activity WHERE datname = 'n8n' AND state <> 'idle'`)
 				.catch((error: Error) => error.message);
-			console.log(`[stall watch ${label}] ${((Date.now() - since) / 1000).toFixed(0)} s: pairs waiting ${[...pending].join(',')}\nlock row: ${JSON.stringify(rows)}\nbusy connections: ${JSON.stringify(activity)}\nproxy: ${JSON.stringify(proxy?.state)}`);
+			console.log(`[stall watch ${label}] ${((Date.now() - since) / 1000).toFixed(0)} s: pairs waiting over a minute ${stuck.join(',')}\nlock row: ${JSON.stringify(rows)}\nbusy connections: ${JSON.stringify(activity)}\nproxy: ${JSON.stringify(proxy?.state)}`);
 		}, 20_000);
 		return { pending, stop: () => clearInterval(timer) };
 	}
@@ -138,7 +139,7 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 				await Promise.all(
 					batch.map(async (pair) => {
 						const body = { prefix: `${label}-${pair}`, count: CAMPAIGNS_PER_CALL };
-						watch.pending.add(pair);
+						watch.pending.set(pair, Date.now());
 						results.push({ pair, answers: await Promise.all([callWebhook(body), callWebhook(body)]) });
 						watch.pending.delete(pair);
 					}),

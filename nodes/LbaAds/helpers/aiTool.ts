@@ -22,11 +22,18 @@ export function fromAI(key: string, description: string, type: 'string' | 'numbe
 	return `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`${description}\`, '${type}') }}`;
 }
 
-/** The property as the node shows it, and a copy that the tool shows with `toolDefault` instead. */
-export function withToolDefault(property: INodeProperties, toolDefault: INodeProperties['default']): INodeProperties[] {
+/**
+ * The property as the node shows it, and a copy that the tool shows with `toolDefault` instead.
+ * `nodeOnlyShow`: conditions on fields that only the node has (the tool always fills this one).
+ */
+export function withToolDefault(
+	property: INodeProperties,
+	toolDefault: INodeProperties['default'],
+	nodeOnlyShow: NonNullable<INodeProperties['displayOptions']>['show'] = {},
+): INodeProperties[] {
 	const show = property.displayOptions?.show ?? {};
 	return [
-		{ ...property, displayOptions: { ...property.displayOptions, show: { ...show, '@tool': [false] } } },
+		{ ...property, displayOptions: { ...property.displayOptions, show: { ...show, ...nodeOnlyShow, '@tool': [false] } } },
 		{ ...property, default: toolDefault, displayOptions: { ...property.displayOptions, show: { ...show, '@tool': [true] } } },
 	];
 }

@@ -5,13 +5,13 @@ import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS } 
 import { addSmsHints, campaignFailure, dryRunOutput, smsPerRecipient } from './output';
 import { refuseOverSmsLimit, reserveCampaigns, SPENDING_OPTIONS, spendingOf } from './spendingLimits';
 import {
-	channelsFromJson,
+	campaignFromFields,
+	campaignFromJson,
 	dryRun,
 	idempotencyKey,
 	readableField,
 	resendOption,
 	timezone,
-	withPlainLocationId,
 	zoneNote,
 	type CreateRequest,
 } from './parameters';
@@ -25,6 +25,8 @@ import { fromAI, toolDescription, withToolDefault } from '../../../helpers/aiToo
  */
 
 const showFor = { show: { resource: ['campaign'], operation: ['create'] } };
+/** The fields of a campaign defined in the panel (Campaign Input = Define Below; the tool always is). */
+const fieldsOnly = { campaignInput: ['fields'] };
 
 /** What an AI model reads about Create Campaign (the tool's description). */
 const TOOL_DESCRIPTION =
@@ -47,6 +49,34 @@ export const CHANNELS_FOR_MODEL =
 
 const description: INodeProperties[] = [
 	toolDescription('campaign', 'create', TOOL_DESCRIPTION),
+	{
+		displayName: 'Campaign Input',
+		name: 'campaignInput',
+		type: 'options',
+		noDataExpression: true,
+		default: 'fields',
+		options: [
+			{ name: 'Define Below', value: 'fields', description: 'Name, description, category and channels in this panel' },
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'The whole campaign as one JSON object, e.g. built by earlier nodes or one expression per item',
+			},
+		],
+		description: 'How to give the campaign',
+		displayOptions: { show: { ...showFor.show, '@tool': [false] } },
+	},
+	{
+		displayName: 'Campaign (JSON)',
+		name: 'campaignJson',
+		type: 'json',
+		required: true,
+		default:
+			'{\n  "name": "Bandung weekend promo",\n  "description": "Weekend discounts for Bandung",\n  "categoryId": 10,\n  "channels": [\n    {\n      "sender": "MYBRAND",\n      "locationId": 161,\n      "smsQty": 1000,\n      "message": "Promo hari ini!",\n      "startDate": "2026-12-01T09:00:00+07:00",\n      "endDate": "2026-12-07T21:00:00+07:00",\n      "telcoId": "tsel"\n    }\n  ]\n}',
+		description:
+			'One campaign: name, description, categoryId (an ID from 3 to 26, or its label such as "Food & Drinks") and channels, an array of channels as in Channels (JSON)',
+		displayOptions: { show: { ...showFor.show, campaignInput: ['json'], '@tool': [false] } },
+	},
 	...withToolDefault(
 		{
 			displayName: 'Name',
@@ -59,6 +89,7 @@ const description: INodeProperties[] = [
 			displayOptions: showFor,
 		},
 		fromAI('name', `Campaign name, at most ${LIMITS.name} characters`, 'string'),
+		fieldsOnly,
 	),
 	...withToolDefault(
 		{
@@ -72,6 +103,7 @@ const description: INodeProperties[] = [
 			displayOptions: showFor,
 		},
 		fromAI('description', `What the campaign is about, at most ${LIMITS.description} characters`, 'string'),
+		fieldsOnly,
 	),
 	...withToolDefault(
 		{
@@ -88,6 +120,7 @@ const description: INodeProperties[] = [
 			displayOptions: showFor,
 		},
 		fromAI('category', `Campaign category, its id or its label, one of: ${CATEGORY_LIST}`, 'string'),
+		fieldsOnly,
 	),
 	...withToolDefault(
 		{
@@ -103,6 +136,7 @@ const description: INodeProperties[] = [
 			displayOptions: showFor,
 		},
 		'json',
+		fieldsOnly,
 	),
 	{
 		displayName: 'Channels',
@@ -112,7 +146,7 @@ const description: INodeProperties[] = [
 		required: true,
 		default: {},
 		placeholder: 'Add Channel',
-		displayOptions: { show: { ...showFor.show, channelsInput: ['fields'] } },
+		displayOptions: { show: { ...showFor.show, ...fieldsOnly, channelsInput: ['fields'] } },
 		options: [
 			{
 				displayName: 'Channel',
@@ -216,6 +250,7 @@ const description: INodeProperties[] = [
 			displayOptions: { show: { ...showFor.show, channelsInput: ['json'] } },
 		},
 		fromAI('channels', CHANNELS_FOR_MODEL, 'json'),
+		fieldsOnly,
 	),
 	{
 		displayName: 'Duplicate Protection',
@@ -276,29 +311,18 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 
 	prepare(ctx, itemIndex) {
 		const zone = timezone(ctx, itemIndex);
-		const fromFields = ctx.getNodeParameter('channelsInput', itemIndex, 'fields') === 'fields';
-		const channels = fromFields
-			? ((ctx.getNodeParameter('channels.channel', itemIndex, []) as IDataObject[]) ?? []).map(withPlainLocationId)
-			: channelsFromJson(ctx, itemIndex);
-
-		const check = checkCampaign(
-			{
-				name: ctx.getNodeParameter('name', itemIndex),
-				description: ctx.getNodeParameter('campaignDescription', itemIndex),
-				categoryId: ctx.getNodeParameter('categoryId', itemIndex),
-				channels,
-			},
-			zone,
-		);
+		const fromJson = ctx.getNodeParameter('campaignInput', itemIndex, 'fields') === 'json';
+		const campaign = fromJson ? campaignFromJson(ctx, itemIndex) : campaignFromFields(ctx, itemIndex);
+		const check = checkCampaign(campaign, zone);
 		if (!check.ok) {
-			const fields = [...new Set(check.problems.map(({ field }) => readableField(field)))];
+			const fields = [...new Set(check.problems.map(({ field }) => (fromJson ? field : readableField(field))))];
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`Invalid campaign, nothing was sent: ${check.problems.map(({ field, message }) => `${field} ${message}`).join('; ')}`,
 				{
 					itemIndex,
 					description: [
-						`Fix ${fields.length === 1 ? 'this field' : 'these fields'}: ${fields.join(', ')}.`,
+						`Fix ${fields.length === 1 ? 'this field' : 'these fields'}${fromJson ? ' of Campaign (JSON)' : ''}: ${fields.join(', ')}.`,
 						...(check.problems.some(({ field }) => field === 'categoryId') ? [`Categories: ${CATEGORY_LIST}.`] : []),
 					].join('\n'),
 				},
@@ -312,7 +336,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			body: check.body,
 			key: idempotencyKey(ctx, itemIndex, check.body),
 			resend: resendOption(ctx, itemIndex),
-			zoneNote: zoneNote(channels, zone),
+			zoneNote: zoneNote(campaign.channels, zone),
 			dryRun: isDryRun,
 			spending,
 		};

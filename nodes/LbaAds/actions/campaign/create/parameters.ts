@@ -92,13 +92,43 @@ export function zoneNote(channels: unknown, zone: string): CreateRequest['zoneNo
 	return datesWithoutOffset.length ? { assumedTimezone: zone, datesWithoutOffset } : undefined;
 }
 
-export function channelsFromJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
-	const value = ctx.getNodeParameter('channelsJson', itemIndex);
-	if (typeof value !== 'string') return asList(value); // an expression already produced an array or object
+/** The campaign as the panel's fields (or the tool's) give it, for the campaign schema to check. */
+export function campaignFromFields(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const fromFields = ctx.getNodeParameter('channelsInput', itemIndex, 'fields') === 'fields';
+	return {
+		name: ctx.getNodeParameter('name', itemIndex),
+		description: ctx.getNodeParameter('campaignDescription', itemIndex),
+		categoryId: ctx.getNodeParameter('categoryId', itemIndex),
+		channels: fromFields
+			? ((ctx.getNodeParameter('channels.channel', itemIndex, []) as IDataObject[]) ?? []).map(withPlainLocationId)
+			: (asList(jsonParameter(ctx, 'channelsJson', 'Channels (JSON)', itemIndex)) as IDataObject['channels']),
+	};
+}
+
+/**
+ * Campaign Input = JSON: the whole campaign in one value (one expression per item, as an HTTP
+ * Request's JSON body). One channel object is taken as a list of one, as in Channels (JSON).
+ */
+export function campaignFromJson(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const campaign = jsonParameter(ctx, 'campaignJson', 'Campaign (JSON)', itemIndex);
+	if (campaign === null || typeof campaign !== 'object' || Array.isArray(campaign)) {
+		throw new NodeOperationError(ctx.getNode(), 'Campaign (JSON) must be one campaign object, nothing was sent', {
+			itemIndex,
+			description: `It gave ${Array.isArray(campaign) ? 'an array' : JSON.stringify(campaign)}. Give an object with name, description, categoryId and channels; for several campaigns, give one item per campaign.`,
+		});
+	}
+	const { channels } = campaign as IDataObject;
+	return channels === undefined ? (campaign as IDataObject) : { ...(campaign as IDataObject), channels: asList(channels) as IDataObject['channels'] };
+}
+
+/** A JSON parameter's value: what an expression produced, or the parsed text. */
+function jsonParameter(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): unknown {
+	const value = ctx.getNodeParameter(name, itemIndex);
+	if (typeof value !== 'string') return value; // an expression already produced it
 	try {
-		return asList(jsonParse(value));
+		return jsonParse(value);
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), 'Channels (JSON) is not valid JSON', {
+		throw new NodeOperationError(ctx.getNode(), `${label} is not valid JSON`, {
 			itemIndex,
 			description: (error as Error).message,
 		});

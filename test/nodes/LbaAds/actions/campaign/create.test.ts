@@ -74,6 +74,41 @@ describe('Campaign > Create', () => {
 		]);
 	});
 
+	it('Campaign Input = JSON: one value gives the whole campaign, sent and keyed exactly as the same campaign from fields', async () => {
+		const fromFields = await runNode(context, createParameters({}), [{}], { timezone: 'Asia/Jakarta', workflowId: 'campaign-json-fields' });
+		expect(errorOf(fromFields)).toBeUndefined();
+		const [sentFromFields] = await campaigns(context);
+		const campaign = { name: 'Weekend promo', description: 'Promo for the weekend', categoryId: 'Food & Drinks', channels: channel() };
+		const fromJson = await runNode(context, createParameters({ campaignInput: 'json', campaignJson: '={{ $json.campaign }}' }), [{ campaign }], {
+			timezone: 'Asia/Jakarta',
+			workflowId: 'campaign-json',
+		});
+		expect(errorOf(fromJson)).toBeUndefined();
+		const sent = await campaigns(context);
+		expect(sent).toHaveLength(2);
+		expect(sent[1].request).toEqual(sentFromFields.request);
+		expect(fromJson.items[0].json.idempotencyKey).toBe(fromFields.items[0].json.idempotencyKey);
+	});
+
+	it('Campaign Input = JSON: text that is not one campaign object is refused with the item and what to give, nothing sent', async () => {
+		const run = (campaignJson: string) =>
+			runNode(context, createParameters({ campaignInput: 'json', campaignJson }), [{}, {}], { node: { onError: 'continueRegularOutput' } });
+		const notJson = await run('{ "name": ');
+		expect(notJson.items[0].json.error).toBe('Campaign (JSON) is not valid JSON');
+		const array = await run('[{ "name": "A" }]');
+		expect(array.items.map((item) => item.json.error)).toEqual([
+			'Campaign (JSON) must be one campaign object, nothing was sent',
+			'Campaign (JSON) must be one campaign object, nothing was sent',
+		]);
+		expect(array.items[1].json.description).toMatch(/^It gave an array\. Give an object with name, description, categoryId and channels/);
+		const unknownField = await run(JSON.stringify({ name: 'A', description: 'B', categoryId: 10, channels: [channel()], budget: 5 }));
+		expect(unknownField.items[0].json).toEqual({
+			error: 'Invalid campaign, nothing was sent: campaign unknown field "budget"',
+			description: 'Fix this field of Campaign (JSON): campaign.',
+		});
+		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
+	});
+
 	it('the Timezone option overrides the workflow timezone for offset-less dates', async () => {
 		const result = await runNode(context, createParameters({ options: { timezone: 'Asia/Jayapura' } }), [{}], {
 			timezone: 'Europe/Berlin',
