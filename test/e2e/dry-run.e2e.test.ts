@@ -115,4 +115,26 @@ e2e.describeE2E(`Create Campaign dry run in real n8n ${e2e.n8nVersion()}`, () =>
 		expect(sent).toHaveLength(1);
 		expect(sent[0].body).toEqual(preview.request.body);
 	});
+
+	test('Campaign Input = JSON: the same campaign as one JSON value gets the same key (not sent again); a list is refused, nothing sent', async () => {
+		const saved = await rest.getWorkflow(WORKFLOW.id);
+		const withParameters = (parameters: Json) => saved.nodes.map((node: Json) => (node.name === NODE ? { ...node, parameters } : node));
+		const runWith = async (parameters: Json) => {
+			const current = await rest.getWorkflow(WORKFLOW.id);
+			await rest.call('PATCH', `/rest/workflows/${WORKFLOW.id}`, { nodes: withParameters(parameters), connections: current.connections, versionId: current.versionId });
+			const { executionId } = await rest.runWorkflow(WORKFLOW.id, 'Start');
+			await rest.waitForExecution(executionId);
+			return rest.getExecutionRun(executionId);
+		};
+		// The campaign from the panel's fields (sent by the test above, or now).
+		await runWith(parameters(false));
+		const [sentBefore] = await campaignRequests();
+		const asJson = (campaignJson: string) => ({ resource: 'campaign', operation: 'create', campaignInput: 'json', campaignJson });
+		const sameCampaign = await runWith(asJson(JSON.stringify(sentBefore.body)));
+		const [item] = sameCampaign.output(NODE);
+		expect(item).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+		const list = await runWith(asJson(JSON.stringify([sentBefore.body])));
+		expect(list.error?.message).toContain('Campaign (JSON) must be one campaign object, nothing was sent');
+		expect(await campaignRequests()).toHaveLength(1);
+	});
 });
