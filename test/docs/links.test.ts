@@ -201,6 +201,7 @@ describe('the README', () => {
 		const ciCommands = readFileSync(path.join(ROOT, '.ci/run'), 'utf8')
 			.split('\n')
 			.map((line) => line.trim())
+			.map((line) => line.replace(/^step /, ''))
 			.filter((line) => /^npm /.test(line));
 		expect(ciCommands).toEqual(expect.arrayContaining(['npm ci', 'npm test']));
 		const commandLines = lines.map((line) => line.trim().replace(/\s+#.*$/, '').trim());
