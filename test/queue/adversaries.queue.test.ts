@@ -6,7 +6,7 @@
 // campaigns sent twice, and campaigns neither sent nor reported to their caller.
 //
 //   npm run test:queue                 a few pairs per adversary (CI)
-//   npm run test:queue:adversaries     1,000 pairs per adversary, figures printed (about 40 min)
+//   npm run test:queue:adversaries     1,000 pairs per adversary, figures printed (over an hour on 2 cores)
 //
 // Figures go to artifacts/queue/adversaries.md.
 import * as fs from 'node:fs';
