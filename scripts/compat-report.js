@@ -2,7 +2,9 @@
 'use strict';
 // The report of `npm run test:compat -- <version>` (scripts/test-compat.sh): reads jest's --json
 // output, prints one line per suite with the n8n version, writes artifacts/compat/n8n-<version>.md
-// and puts that version's row in docs/compatibility.md (one row per version, newest first).
+// and puts that version's row in the table of docs/compatibility.md and of the README's "Supported
+// n8n versions" (one row per version, newest first; a file without the table's markers is left alone,
+// except docs/compatibility.md, which gets them).
 // Exit code: 0 when every suite passed, 1 otherwise (or when n8n did not install: --note).
 const fs = require('node:fs');
 const os = require('node:os');
@@ -11,6 +13,7 @@ const { parseArgs } = require('node:util');
 
 const ROOT = path.resolve(__dirname, '..');
 const DOC = path.join(ROOT, 'docs', 'compatibility.md');
+const README = path.join(ROOT, 'README.md');
 const START = '<!-- compat-table:start (written by scripts/compat-report.js) -->';
 const END = '<!-- compat-table:end -->';
 
@@ -21,7 +24,7 @@ const { values: args } = parseArgs({
 		note: { type: 'string', default: '' },
 		seconds: { type: 'string', default: '' },
 		suites: { type: 'string' },
-		doc: { type: 'string', default: DOC },
+		doc: { type: 'string', multiple: true, default: [DOC, README] },
 	},
 });
 const version = args.version;
@@ -92,25 +95,30 @@ const md = args.note
 fs.writeFileSync(path.join(mdDir, `n8n-${version}.md`), md);
 say(`written artifacts/compat/n8n-${version}.md`);
 
-// 3. docs/compatibility.md: this version's row (replacing an older run of it), newest version first.
+// 3. The tables: this version's row (replacing an older run of it), newest version first.
 const header = ['n8n', 'Run on', 'Result', ...suites.map((s) => s.label)];
 const row = [`**${version}**`, date, verdict, ...suites.map((s) => (args.note ? '—' : cell(rows.find((r) => r.file === s.file))))];
-let doc = fs.existsSync(args.doc) ? fs.readFileSync(args.doc, 'utf8') : `# n8n compatibility\n\n${START}\n${END}\n`;
-if (!doc.includes(START) || !doc.includes(END)) doc = `${doc.trimEnd()}\n\n${START}\n${END}\n`;
-const [before, rest] = doc.split(START);
-const [inside, after] = rest.split(END);
 const versionOf = (line) => (line.match(/^\| \*\*([^*]+)\*\* \|/) || [])[1];
-const kept = inside
-	.split('\n')
-	.filter((line) => versionOf(line) && versionOf(line) !== version)
-	.map((line) => line.slice(2, -2).split(' | '));
 const semver = (v) => v.split(/[.-]/).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 const newer = (a, b) => {
 	const [x, y] = [semver(a), semver(b)];
 	for (let i = 0; i < Math.max(x.length, y.length); i++) if (x[i] !== y[i]) return (y[i] ?? -1) > (x[i] ?? -1) ? 1 : -1;
 	return 0;
 };
-const all = [...kept, row].sort((a, b) => newer(versionOf(`| ${a[0]} |`), versionOf(`| ${b[0]} |`)));
-fs.writeFileSync(args.doc, `${before}${START}\n${table(header, all)}\n${END}${after}`);
-say(`updated ${path.relative(ROOT, args.doc)} (${all.length} version${all.length === 1 ? '' : 's'})`);
+for (const file of args.doc) {
+	let doc = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# n8n compatibility\n\n${START}\n${END}\n`;
+	if (!doc.includes(START) || !doc.includes(END)) {
+		if (file !== DOC) continue;
+		doc = `${doc.trimEnd()}\n\n${START}\n${END}\n`;
+	}
+	const [before, rest] = doc.split(START);
+	const [inside, after] = rest.split(END);
+	const kept = inside
+		.split('\n')
+		.filter((line) => versionOf(line) && versionOf(line) !== version)
+		.map((line) => line.slice(2, -2).split(' | '));
+	const all = [...kept, row].sort((a, b) => newer(versionOf(`| ${a[0]} |`), versionOf(`| ${b[0]} |`)));
+	fs.writeFileSync(file, `${before}${START}\n${table(header, all)}\n${END}${after}`);
+	say(`updated ${path.relative(ROOT, file)} (${all.length} version${all.length === 1 ? '' : 's'})`);
+}
 process.exit(ok ? 0 : 1);

@@ -11,7 +11,7 @@
 # 2. Runs the real-n8n suites that matter to a user on that n8n (SUITES below) with the packed
 #    package, the sandbox and Chromium; artifacts go to artifacts/compat/n8n-<version>/.
 # 3. Prints one line per suite with the n8n version, writes artifacts/compat/n8n-<version>.md
-#    and updates that version's row in docs/compatibility.md.
+#    and updates that version's row in docs/compatibility.md and the README.
 # Extra arguments after the version go to jest (e.g. -t 'Retry').
 # Not in .ci/run (CI keeps test:e2e on n8n-versions.json's "ci"); weekly against n8n's latest
 # in .github/workflows/compat.yml.
@@ -86,7 +86,7 @@ LBA_N8N_BIN="$bin" LBA_N8N_VERSION="$version" LBA_E2E_ARTIFACTS="$out_dir/n8n-$v
   bash scripts/with-node24.sh jest -c test/e2e/jest.config.js --runTestsByPath "${files[@]}" \
   --json --outputFile="$work/jest.json" "$@" || status=$?
 
-# 3. One line per suite, the markdown table, docs/compatibility.md.
+# 3. One line per suite, the markdown table, docs/compatibility.md and the README.
 report "$work/jest.json" "" || status=$?
 exit "$status"
 }

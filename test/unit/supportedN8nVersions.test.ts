@@ -69,6 +69,12 @@ describe('the supported n8n range', () => {
 		expect(row!.split(' | ')[2]).toBe('supported');
 	});
 
+	it("shows the compatibility runs' table in the README's Supported n8n versions, as in docs/compatibility.md", () => {
+		const table = (text: string) => text.slice(text.indexOf('<!-- compat-table:start'), text.indexOf('<!-- compat-table:end'));
+		expect(table(compatDoc)).toContain(`| **${highest}** |`);
+		expect(table(supportedSection)).toBe(table(compatDoc));
+	});
+
 	it('has its engine tests on n8n-core 1.x and 2.x', () => {
 		expect(engine1['n8n-core']).toMatch(/^1\./);
 		expect(engine1['n8n-workflow']).toMatch(/^1\./);
