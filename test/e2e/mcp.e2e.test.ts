@@ -166,6 +166,14 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 			await expect(maxSms.isVisible()).resolves.toBe(true);
 			await expect(ndv.getByText('Max Campaigns per Execution', { exact: true }).isVisible()).resolves.toBe(true);
 			await expect(e2e.parameterInput(page, 'maxSmsPerCampaign').locator('input').inputValue()).resolves.toBe('10000');
+			// The limits are the owner's: the editor offers no "let the model define this" (✨) button
+			// on them, which it shows on a hovered tool parameter that takes expressions.
+			const modelButtons = page.locator('[data-test-id="from-ai-override-button"]:visible');
+			for (const limit of ['maxSmsPerCampaign', 'maxCampaignsPerExecution']) {
+				await e2e.parameterInput(page, limit).hover();
+				await page.waitForTimeout(300);
+				await expect(modelButtons.count()).resolves.toBe(0);
+			}
 			await page.waitForTimeout(500);
 			await e2e.screenshot(page, 'spending-limits');
 		} finally {

@@ -2,7 +2,8 @@
  * The nodes as n8n loads them (dist/) describe themselves exactly as before the operations were
  * given files of their own (issue 22): test/fixtures/node-descriptions.json was written from the
  * build before that move (this test passed on it at commit 4c1b99c), then changed on purpose only
- * to add the two spending-limit options and Campaign Input (issue 23). A change to what the panel shows changes that file on purpose.
+ * to add the two spending-limit options, Campaign Input (issue 23) and the limits' noDataExpression.
+ * A change to what the panel shows changes that file on purpose.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';

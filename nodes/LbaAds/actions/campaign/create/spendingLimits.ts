@@ -6,8 +6,9 @@ import { smsCount } from './smsSegments';
 
 /**
  * Spending limits the workflow's owner sets on Create Campaign (Options). A model using the node
- * as a tool cannot change them: they are not among the fields it fills. 0 means no limit, so a
- * workflow saved before the limits existed works as it did.
+ * as a tool cannot change them: they are not among the fields it fills, and being fixed values
+ * (noDataExpression) the editor offers no "let the model define this" button on them either.
+ * 0 means no limit, so a workflow saved before the limits existed works as it did.
  */
 export const SPENDING_OPTIONS: INodeProperties[] = [
 	{
@@ -15,6 +16,7 @@ export const SPENDING_OPTIONS: INodeProperties[] = [
 		name: 'maxCampaignsPerExecution',
 		type: 'number',
 		default: 0,
+		noDataExpression: true,
 		typeOptions: { minValue: 0 },
 		description:
 			'The most campaigns this node may send in one execution, counted over all its runs in it (e.g. every call an AI agent makes to the tool). An execution that would go over sends none of its campaigns. 0: no limit.',
@@ -25,6 +27,7 @@ export const SPENDING_OPTIONS: INodeProperties[] = [
 		name: 'maxSmsPerCampaign',
 		type: 'number',
 		default: 0,
+		noDataExpression: true,
 		typeOptions: { minValue: 0 },
 		description:
 			'The most SMS one campaign may ask for: its SMS Quantity summed over its channels. A campaign above it is refused before anything is sent. 0: no limit.',
