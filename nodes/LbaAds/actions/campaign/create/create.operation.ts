@@ -37,6 +37,17 @@ const TOOL_DESCRIPTION =
 	'Returns the campaign id, its status and the SMS each recipient gets. Give dates in ISO 8601 with the UTC offset of the place, e.g. 2026-12-01T09:00:00+07:00 (WIB). ' +
 	'Call it first with preview: true to check the campaign and show the user the exact request, the SMS per recipient and any warnings: that sends nothing and costs nothing; then call it with preview: false to publish.';
 
+/** The channel the panel's JSON fields start with, as an example to edit. */
+const EXAMPLE_CHANNEL = {
+	sender: 'MYBRAND',
+	locationId: 161,
+	smsQty: 1000,
+	message: 'Promo hari ini!',
+	startDate: '2026-12-01T09:00:00+07:00',
+	endDate: '2026-12-07T21:00:00+07:00',
+	telcoId: 'tsel',
+};
+
 /** The documented JSON shape of channels, for the model (and the README). */
 export const CHANNELS_FOR_MODEL =
 	`JSON array of 1 to ${LIMITS.channels} channels; each channel sends SMS to one operator's subscribers in one location: ` +
@@ -71,8 +82,7 @@ const description: INodeProperties[] = [
 		name: 'campaignJson',
 		type: 'json',
 		required: true,
-		default:
-			'{\n  "name": "Bandung weekend promo",\n  "description": "Weekend discounts for Bandung",\n  "categoryId": 10,\n  "channels": [\n    {\n      "sender": "MYBRAND",\n      "locationId": 161,\n      "smsQty": 1000,\n      "message": "Promo hari ini!",\n      "startDate": "2026-12-01T09:00:00+07:00",\n      "endDate": "2026-12-07T21:00:00+07:00",\n      "telcoId": "tsel"\n    }\n  ]\n}',
+		default: JSON.stringify({ name: 'Bandung weekend promo', description: 'Weekend discounts for Bandung', categoryId: 10, channels: [EXAMPLE_CHANNEL] }, null, 2),
 		description:
 			'One campaign: name, description, categoryId (an ID from 3 to 26, or its label such as "Food & Drinks") and channels, an array of channels as in Channels (JSON)',
 		displayOptions: { show: { ...showFor.show, campaignInput: ['json'], '@tool': [false] } },
@@ -243,8 +253,7 @@ const description: INodeProperties[] = [
 			name: 'channelsJson',
 			type: 'json',
 			required: true,
-			default:
-				'[\n  {\n    "sender": "MYBRAND",\n    "locationId": 161,\n    "smsQty": 1000,\n    "message": "Promo hari ini!",\n    "startDate": "2026-12-01T09:00:00+07:00",\n    "endDate": "2026-12-07T21:00:00+07:00",\n    "telcoId": "tsel"\n  }\n]',
+			default: JSON.stringify([EXAMPLE_CHANNEL], null, 2),
 			description:
 				'Array of channels (or one channel object) with sender, locationId, smsQty, message, startDate, endDate and telcoId (isat, xl or tsel; "Telkomsel" or "XL Axiata" also work)',
 			displayOptions: { show: { ...showFor.show, channelsInput: ['json'] } },
