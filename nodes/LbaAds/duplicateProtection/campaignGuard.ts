@@ -1,10 +1,10 @@
 import type { DeduplicationItemTypes, ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { createdMark, HOW_TO_RESEND } from './keys';
+import { createdMark, HOW_TO_RESEND, sendingMark } from './keys';
 import { failureOutcome } from '../../shared/transport';
 import { HistoryLockError, withHistoryLock, type HeldLock } from './historyLock';
-import type { SendGuard } from '../actions/engine/operation';
+import type { SendGuard, SentResult } from '../actions/engine/operation';
 
 /**
  * "Never the same campaign twice, across executions": each campaign gets an idempotency key,
@@ -21,24 +21,63 @@ import type { SendGuard } from '../actions/engine/operation';
 
 /** Scope 'node': the history is this node's own row (see the README for why not 'workflow'). */
 const SCOPE = 'node';
-/** The history holds this many entries: a key and a "created" mark per campaign. */
+/** The history holds this many campaigns: each has a key, a retry key and a "created" mark for both. */
 export const HISTORY_MAX_CAMPAIGNS = 10_000;
-const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: HISTORY_MAX_CAMPAIGNS * 2 };
+const ENTRIES_PER_CAMPAIGN = 4;
+const HISTORY_MAX_ENTRIES = HISTORY_MAX_CAMPAIGNS * ENTRIES_PER_CAMPAIGN;
+const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: HISTORY_MAX_ENTRIES };
+/**
+ * The store can only answer "seen?" by recording, and a full history drops its oldest entries to
+ * make room: a question is asked with room for its own entries, so it never pushes one out, and
+ * what it recorded is taken out again.
+ */
+const askOptions = (questions: number): ICheckProcessedOptions => ({ mode: 'entries', maxEntries: HISTORY_MAX_ENTRIES + questions });
+/**
+ * Kept in a history this version started (empty at its first write): no key of an earlier version
+ * can be in it, so the questions about those keys are not asked.
+ */
+const NO_LEGACY_KEYS = 'history:v2:no-earlier-keys';
+/** How long a run waits for another execution's answer for a campaign it is sending (beyond that run's request timeout). */
+export const twinWait = { marginMs: 15_000, firstPollMs: 200, maxPollMs: 2_000 };
 
 export interface Candidate {
 	itemIndex: number;
+	/** The campaign's key (keys.ts). */
 	key: string;
-	/** Send even if an earlier run recorded the key. */
+	/** The item's retry key: found again by a Retry of this execution, whatever `$now` gives. */
+	retryKey: string;
+	/** The key an earlier version recorded for the campaign, honoured after an upgrade. */
+	legacyKey?: string;
+	/** Send even if an earlier run recorded the key (not again within a Retry of the same execution). */
 	resend: boolean;
 }
 
 const unique = (values: string[]) => [...new Set(values)];
 const asStrings = (values: DeduplicationItemTypes[]) => new Set(values.map(String));
 
+type HeldBack = { itemIndex: number; candidate: Candidate; by: 'retry' | 'key' | 'legacy'; created: boolean; beingSent?: boolean };
+
+const REASONS = {
+	retry: {
+		created: 'Created by the execution this one retries (or by an earlier try of this node); not sent again',
+		unknown: 'May have been created by the execution this one retries (its answer was lost); not sent again',
+	},
+	key: {
+		created: 'Created in an earlier run; not sent again',
+		unknown: 'May have been created in an earlier run (its answer was lost, or that run is still going); not sent again',
+	},
+	legacy: {
+		created: 'Created in an earlier run (recorded by an earlier version of this node); not sent again',
+		unknown: 'May have been created in an earlier run (recorded by an earlier version of this node; its answer was lost); not sent again',
+	},
+	twin: 'Created by another execution that was sending the same campaign at the same time; not sent again',
+};
+
 /**
  * Duplicate protection for one run. Each wave's keys are recorded in one store call just
  * before its items are sent; `claim` says which items must not be sent: a key an earlier run
- * recorded, or the key of an earlier item of this run (which shares that item's fate).
+ * recorded, a retry key the execution this one retries recorded, or the key of an earlier item
+ * of this run (which shares that item's fate, told once it is known).
  */
 export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): SendGuard {
 	if (!ctx.getWorkflow().id) {
@@ -46,11 +85,25 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			description: 'Duplicate protection keeps its history per saved workflow. Nothing was sent.',
 		});
 	}
+	if (candidates.length > HISTORY_MAX_CAMPAIGNS) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`This run has ${candidates.length.toLocaleString('en-US')} campaigns, more than the ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} duplicate protection remembers; nothing was sent`,
+			{
+				description: `The run would push its own first campaigns out of the history, and a Retry would send them again. Give this node at most ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} items per execution (for example, split the list and start one execution per part with Execute Workflow), or set Duplicate Protection to Off.`,
+			},
+		);
+	}
 	const byItem = new Map(candidates.map((candidate) => [candidate.itemIndex, candidate]));
 	const firstItemOfKey = new Map<string, number>();
 	/** Items held back, for repeats that follow them. */
 	const skipped = new Map<number, IDataObject>();
-	const claimedKeys = new Map<number, string>();
+	const claimed = new Map<number, Candidate>();
+	/** How each sent item ended, for repeats of it; and the repeats waiting for that. */
+	const ended = new Map<number, SentResult>();
+	const waitingRepeats = new Map<number, IDataObject[]>();
+	let sentSoFar = 0;
+	const requestTimeoutMs = Number(ctx.getNodeParameter('options.timeoutMs', 0, 30_000)) || 30_000;
 
 	return {
 		async claim(itemIndexes) {
@@ -68,63 +121,44 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 				toClaim.push(candidate);
 			}
 
-			const created = new Set<string>();
-			const recordedBefore = await storeCall(ctx, NOTHING_SENT, async (lock) => {
-				if (toClaim.length === 0) return new Set<string>();
-				const helpers = ctx.helpers;
-				const { processed } = await helpers.checkProcessedAndRecord(unique(toClaim.map((c) => c.key)), SCOPE, STORE_OPTIONS);
-				const earlier = asStrings(processed);
-				const askMarks = unique(toClaim.filter((c) => !c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
-				const staleMarks = unique(toClaim.filter((c) => c.resend && earlier.has(c.key)).map((c) => createdMark(c.key)));
-				// The store can only answer "seen?" by recording: marks it did not have are taken out again.
-				let wronglyRecorded: string[] = [];
-				if (askMarks.length) {
-					lock.check();
-					const marks = await helpers.checkProcessedAndRecord(askMarks, SCOPE, STORE_OPTIONS);
-					for (const mark of marks.processed) created.add(String(mark));
-					wronglyRecorded = marks.new.map(String);
-				}
-				const removals = unique([...wronglyRecorded, ...staleMarks]);
-				if (removals.length) {
-					lock.check();
-					await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
-				}
-				return earlier;
-			});
+			const description = sentSoFar ? nothingMoreSent(sentSoFar) : NOTHING_SENT;
+			const heldBack = toClaim.length ? await storeCall(ctx, description, async (lock) => await lookUp(ctx, toClaim, lock)) : [];
+			// A campaign another execution is sending now: its answer, within that run's timeout.
+			const twins = heldBack.filter((held) => held.by === 'key' && !held.created && held.beingSent);
+			const settled = twins.length ? await awaitTwins(ctx, twins, requestTimeoutMs + twinWait.marginMs, description) : new Map<number, boolean>();
 
-			const heldBack = new Map<number, IDataObject>();
-			for (const candidate of toClaim) {
-				if (candidate.resend || !recordedBefore.has(candidate.key)) {
-					claimedKeys.set(candidate.itemIndex, candidate.key);
-					continue;
-				}
-				const wasCreated = created.has(createdMark(candidate.key));
-				heldBack.set(candidate.itemIndex, {
+			const result = new Map<number, IDataObject>();
+			const heldIndexes = new Set<number>();
+			for (const held of heldBack) {
+				const twinCreated = settled.get(held.itemIndex);
+				if (twinCreated === false) continue; // released by the other execution and claimed by this one: sent below
+				heldIndexes.add(held.itemIndex);
+				const created = held.created || twinCreated === true;
+				const json: IDataObject = {
 					skipped: true,
-					reason: wasCreated
-						? 'Created in an earlier run; not sent again'
-						: 'May have been created in an earlier run (its answer was lost, or that run is still going); not sent again',
-					idempotencyKey: candidate.key,
-					earlierOutcome: wasCreated ? 'created' : 'unknown',
+					reason: twinCreated ? REASONS.twin : REASONS[held.by][created ? 'created' : 'unknown'],
+					idempotencyKey: held.candidate.key,
+					earlierOutcome: created ? 'created' : 'unknown',
 					howToResend: HOW_TO_RESEND,
-				});
+				};
+				result.set(held.itemIndex, json);
+				skipped.set(held.itemIndex, json);
 			}
-			for (const [itemIndex, json] of heldBack) skipped.set(itemIndex, json);
-			// A repeat shares its first item's fate: held back with it, or sent once as that item.
+			for (const candidate of toClaim) if (!heldIndexes.has(candidate.itemIndex)) claimed.set(candidate.itemIndex, candidate);
+			// A repeat shares its first item's fate: held back with it, or told how it ended once it has.
 			for (const { itemIndex, first, key } of repeats) {
 				const firstSkipped = skipped.get(first);
-				const json = firstSkipped
-					? { ...firstSkipped, sameAsItem: first }
-					: {
-							skipped: true,
-							reason: `Same campaign as item ${first} of this run; sent once, as item ${first}`,
-							idempotencyKey: key,
-							earlierOutcome: 'sameRun',
-							sameAsItem: first,
-						};
-				heldBack.set(itemIndex, json);
+				if (firstSkipped) {
+					result.set(itemIndex, { ...firstSkipped, sameAsItem: first });
+					continue;
+				}
+				const json: IDataObject = { skipped: true, idempotencyKey: key, sameAsItem: first };
+				const end = ended.get(first);
+				if (end) tellRepeat(json, first, end);
+				else waitingRepeats.set(first, [...(waitingRepeats.get(first) ?? []), json]);
+				result.set(itemIndex, json);
 			}
-			return heldBack;
+			return result;
 		},
 
 		async settle(results) {
@@ -132,19 +166,28 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			const marks = new Set<string>();
 			const release = new Set<string>();
 			for (const result of results) {
-				const key = claimedKeys.get(result.itemIndex);
-				if (key === undefined) continue;
+				ended.set(result.itemIndex, result);
+				for (const json of waitingRepeats.get(result.itemIndex) ?? []) tellRepeat(json, result.itemIndex, result);
+				waitingRepeats.delete(result.itemIndex);
+				const candidate = claimed.get(result.itemIndex);
+				if (candidate === undefined) continue;
+				const keys = [candidate.key, candidate.retryKey];
 				if (result.status === 'done') {
-					keep.add(key);
-					marks.add(createdMark(key));
+					sentSoFar++;
+					for (const key of keys) {
+						keep.add(key);
+						marks.add(createdMark(key));
+					}
 				} else if (result.status === 'failed' && failureOutcome(result.error) === 'unknown') {
-					keep.add(key);
+					sentSoFar++;
+					for (const key of keys) keep.add(key);
 				} else {
-					release.add(key);
+					for (const key of keys) release.add(key);
 				}
 			}
 			for (const key of keep) release.delete(key); // another item of this run with the key may have created it
-			const forget = [...release].flatMap((key) => [key, createdMark(key)]);
+			const sending = results.flatMap(({ itemIndex }) => (claimed.has(itemIndex) ? [sendingMark(claimed.get(itemIndex)!.key)] : []));
+			const forget = unique([...[...release].flatMap((key) => [key, createdMark(key)]), ...sending]);
 			if (!keep.size && !forget.length) return;
 			await storeCall(ctx, SENT_NOT_RECORDED, async (lock) => {
 				if (keep.size) await ctx.helpers.checkProcessedAndRecord([...marks, ...keep], SCOPE, STORE_OPTIONS);
@@ -155,6 +198,149 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			});
 		},
 	};
+}
+
+/** A repeat of item `first` in this run, told how `first` ended. */
+function tellRepeat(json: IDataObject, first: number, end: SentResult): void {
+	if (end.status === 'done') {
+		Object.assign(json, { reason: `Same campaign as item ${first} of this run, created as item ${first}; not sent again`, earlierOutcome: 'sameRun' });
+	} else if (end.status === 'failed') {
+		const unknown = failureOutcome(end.error) === 'unknown';
+		Object.assign(json, {
+			reason: `Same campaign as item ${first} of this run, which failed (${unknown ? 'it may have been created' : 'it was not created'}); not sent`,
+			earlierOutcome: unknown ? 'sameRunUnknown' : 'sameRunFailed',
+		});
+	} else {
+		Object.assign(json, { reason: `Same campaign as item ${first} of this run, which was not sent (the run stopped before it); not sent`, earlierOutcome: 'sameRunNotSent' });
+	}
+}
+
+/**
+ * Records a wave's keys and retry keys, and says which items must not be sent. All under the
+ * history lock: one call to record, one to ask the questions the answer raised (was it created?
+ * did an earlier version record it?), one to take out what the questions recorded.
+ */
+async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLock): Promise<HeldBack[]> {
+	const helpers = ctx.helpers;
+	// A "sending" mark says a run is sending the campaign now: recorded with its claim, taken out when it settles.
+	const toRecord = unique(toClaim.flatMap((c) => [c.key, c.retryKey, sendingMark(c.key)]));
+	const first = await helpers.checkProcessedAndRecord([...toRecord, NO_LEGACY_KEYS], SCOPE, STORE_OPTIONS);
+	const recorded = asStrings(first.processed);
+	const recordedNow = asStrings(first.new);
+	// The marker stays only where the history was empty when this version first wrote to it.
+	let legacyPossible = false;
+	if (recordedNow.has(NO_LEGACY_KEYS)) {
+		lock.check();
+		legacyPossible = (await helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS)) !== recordedNow.size;
+	}
+	const heldBack: HeldBack[] = [];
+	const legacy: Candidate[] = [];
+	const staleMarks: string[] = [];
+	const questions: string[] = [];
+	for (const candidate of toClaim) {
+		if (recorded.has(candidate.retryKey)) {
+			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'retry', created: false });
+			questions.push(createdMark(candidate.retryKey));
+			// This run's own key for it (new when `$now` moved the dates) names a campaign never sent.
+			if (recordedNow.has(candidate.key)) staleMarks.push(candidate.key);
+		} else if (!candidate.resend && recorded.has(candidate.key)) {
+			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'key', created: false, beingSent: recorded.has(sendingMark(candidate.key)) });
+			questions.push(createdMark(candidate.key));
+		} else if (!candidate.resend && candidate.legacyKey && legacyPossible) {
+			legacy.push(candidate);
+			questions.push(candidate.legacyKey, createdMark(candidate.legacyKey));
+		} else if (candidate.resend && recorded.has(candidate.key)) {
+			staleMarks.push(createdMark(candidate.key));
+		}
+	}
+	let answers = new Set<string>();
+	let newlyRecorded = new Set<string>();
+	if (questions.length) {
+		lock.check();
+		const asked = unique(questions);
+		const answer = await helpers.checkProcessedAndRecord(asked, SCOPE, askOptions(asked.length));
+		answers = asStrings(answer.processed);
+		newlyRecorded = asStrings(answer.new);
+	}
+	for (const held of heldBack) {
+		const { key, retryKey } = held.candidate;
+		held.created = answers.has(createdMark(held.by === 'retry' ? retryKey : key));
+	}
+	for (const candidate of legacy) {
+		if (!answers.has(candidate.legacyKey!)) continue; // not recorded by an earlier version: sent
+		heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'legacy', created: answers.has(createdMark(candidate.legacyKey!)) });
+	}
+	// An item held back sends nothing: its "sending" mark goes, and so does the retry key of one held back
+	// by its campaign's key (re-runs would fill the history with them).
+	for (const held of heldBack) {
+		if (recordedNow.has(sendingMark(held.candidate.key))) staleMarks.push(sendingMark(held.candidate.key));
+		if (held.by !== 'retry' && recordedNow.has(held.candidate.retryKey)) staleMarks.push(held.candidate.retryKey);
+	}
+	if (legacyPossible) staleMarks.push(NO_LEGACY_KEYS);
+	const removals = unique([...newlyRecorded, ...staleMarks]);
+	if (removals.length) {
+		lock.check();
+		await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
+	}
+	return heldBack;
+}
+
+/**
+ * Another execution recorded these campaigns and has not said how they ended: it may be sending
+ * them now. Asks again until each is created (true) or released, then claimed by this run (false),
+ * for at most `waitMs`; what is still open then stays held back as "may have been created".
+ */
+async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], waitMs: number, description: string): Promise<Map<number, boolean>> {
+	const outcome = new Map<number, boolean>();
+	const deadline = Date.now() + waitMs;
+	let pollMs = twinWait.firstPollMs;
+	let open = twins;
+	while (open.length && Date.now() < deadline) {
+		await sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())));
+		pollMs = Math.min(pollMs * 2, twinWait.maxPollMs);
+		const pending = open;
+		await storeCall(ctx, description, async (lock) => {
+			const keys = unique(pending.map(({ candidate }) => candidate.key));
+			const { new: released } = await ctx.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS);
+			const claimedNow = asStrings(released);
+			const stillRecorded = keys.filter((key) => !claimedNow.has(key));
+			let answers = new Set<string>();
+			if (stillRecorded.length) {
+				lock.check();
+				const questions = stillRecorded.flatMap((key) => [createdMark(key), sendingMark(key)]);
+				const answer = await ctx.helpers.checkProcessedAndRecord(questions, SCOPE, askOptions(questions.length));
+				answers = asStrings(answer.processed);
+				if (answer.new.length) {
+					lock.check();
+					await ctx.helpers.removeProcessed(answer.new, SCOPE, STORE_OPTIONS);
+				}
+			}
+			if (claimedNow.size) {
+				// Claimed by this run now: its retry keys and "sending" marks too, as a claim records them.
+				lock.check();
+				const claims = pending.filter(({ candidate }) => claimedNow.has(candidate.key));
+				await ctx.helpers.checkProcessedAndRecord(
+					claims.flatMap(({ candidate }) => [candidate.retryKey, sendingMark(candidate.key)]),
+					SCOPE,
+					STORE_OPTIONS,
+				);
+			}
+			open = [];
+			for (const held of pending) {
+				const { key } = held.candidate;
+				if (claimedNow.has(key)) outcome.set(held.itemIndex, false);
+				else if (answers.has(createdMark(key))) outcome.set(held.itemIndex, true);
+				else if (answers.has(sendingMark(key))) open.push(held); // still being sent
+				// else: that run ended without knowing either ("may have been created"): nothing to wait for
+			}
+		});
+	}
+	if (open.length) {
+		// Past that run's timeout its mark is a dead run's (killed mid-wave): the next run need not wait for it.
+		const stale = open.map(({ candidate }) => sendingMark(candidate.key));
+		await storeCall(ctx, description, async () => await ctx.helpers.removeProcessed(stale, SCOPE, STORE_OPTIONS));
+	}
+	return outcome;
 }
 
 /** Forgets the given keys (with their "created" marks), or all of this node's history; returns the entries before. */
@@ -169,6 +355,9 @@ export async function forgetCampaigns(ctx: IExecuteFunctions, keys: string[] | '
 
 const NOTHING_SENT =
 	"Nothing was sent. The history lives in n8n's database (the store of the Remove Duplicates node); check the database, or set Duplicate Protection to Off to send without it.";
+/** Said instead of NOTHING_SENT once this run has sent campaigns: turning protection off would pay for them twice. */
+const nothingMoreSent = (sent: number) =>
+	`${sent} campaign${sent === 1 ? ' was' : 's were'} sent earlier in this run and recorded; nothing more was sent. Keep Duplicate Protection on and run the workflow again (or Retry) once n8n's database answers: the campaigns already sent are held back.`;
 const SENT_NOT_RECORDED =
 	'The campaigns of this run were sent, but not all outcomes were recorded: a re-run reports them as "may have been created" and does not send them.';
 

@@ -79,6 +79,15 @@ export function toApiDate(value: DateTime): string {
 	return value.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
 }
 
+/**
+ * The instant an API date names, in UTC ("2026-11-26T02:00:00Z"): the same instant written with
+ * any offset gives the same text (duplicate protection's keys compare campaigns by it).
+ */
+export function utcInstant(apiDate: string): string {
+	const parsed = DateTime.fromISO(apiDate, { setZone: true });
+	return parsed.isValid ? parsed.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'") : apiDate;
+}
+
 function fromEpochMillis(millis: number, zone: string): ParsedDate {
 	if (!Number.isFinite(millis)) return { ok: false, reason: 'is not a finite number' };
 	if (Math.abs(millis) < SMALLEST_PLAUSIBLE_EPOCH_MS) {

@@ -32,6 +32,8 @@ export interface ApiRequest {
 }
 
 export interface Transport {
+	/** The credential's Base URL without trailing slashes: where every request goes. */
+	readonly baseUrl: string;
 	request(options: ApiRequest): Promise<IDataObject>;
 	/** Removes the credential's secrets from text a response put in an error. */
 	redact(text: string): string;
@@ -158,6 +160,7 @@ export function createTransport(
 	}
 
 	return {
+		baseUrl: base,
 		redact,
 		async request(options) {
 			for (let attempt = 0; ; attempt++) {

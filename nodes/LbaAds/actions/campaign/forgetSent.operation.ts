@@ -1,8 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { forgetCampaigns } from '../../duplicateProtection/campaignGuard';
-import { keyFromUser } from '../../duplicateProtection/keys';
+import { keysFromUser, serviceTarget } from '../../duplicateProtection/keys';
 import type { OperationModule } from '../engine/operation';
 import { toolDescription } from '../../helpers/aiTool';
 
@@ -72,8 +72,8 @@ export const forgetSent: OperationModule<ForgetRequest> = {
 
 		prepare(ctx, itemIndex) {
 			if (ctx.getNodeParameter('forget', 0) === 'all') return 'all';
-			const key = keyFromUser(ctx.getNodeParameter('forgetKey', itemIndex, ''));
-			if (key !== undefined) return { key };
+			const key = String(ctx.getNodeParameter('forgetKey', itemIndex, '') ?? '').trim();
+			if (key !== '') return { key };
 			throw new NodeOperationError(ctx.getNode(), `Idempotency Key of item ${itemIndex} is empty; nothing was forgotten for it`, {
 				itemIndex,
 				description: 'Give the key to forget, e.g. {{ $json.idempotencyKey }} from a created or skipped item.',
@@ -83,9 +83,22 @@ export const forgetSent: OperationModule<ForgetRequest> = {
 		// One store call for the whole run.
 		async sendAll(ctx, prepared) {
 			if (ctx.getNodeParameter('forget', 0) === 'all') return { forAllItems: { forgotten: 'all', entriesBefore: await forgetCampaigns(ctx, 'all') } };
-			const keys = new Map(prepared.map(({ itemIndex, request }) => [itemIndex, (request as { key: string }).key]));
-			const entriesBefore = await forgetCampaigns(ctx, [...keys.values()]);
-			return { perItem: new Map([...keys].map(([itemIndex, key]) => [itemIndex, [{ forgotten: key, entriesBefore }]])) };
+			// A custom key's own text names a key per service: the one this node's credential points to.
+			const target = await credentialTarget(ctx);
+			const keys = new Map(prepared.map(({ itemIndex, request }) => [itemIndex, keysFromUser((request as { key: string }).key, target)]));
+			const entriesBefore = await forgetCampaigns(ctx, [...keys.values()].flat());
+			return { perItem: new Map([...keys].map(([itemIndex, forgotten]) => [itemIndex, [{ forgotten: forgotten[0], entriesBefore }]])) };
 		},
 	},
 };
+
+/** The target of the node's credential, when it has one (Forget Sent works without it). */
+async function credentialTarget(ctx: IExecuteFunctions): Promise<string | undefined> {
+	const type = ctx.getNodeParameter('authentication', 0, 'accessToken') === 'oAuth2' ? 'lbaAdsOAuth2Api' : 'lbaAdsApi';
+	try {
+		const credentials = await ctx.getCredentials(type);
+		return credentials?.baseUrl ? serviceTarget(String(credentials.baseUrl)) : undefined;
+	} catch {
+		return undefined;
+	}
+}

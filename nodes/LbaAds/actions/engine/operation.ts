@@ -15,7 +15,8 @@ export interface Operation<Request> {
 	checkAllBeforeSending: boolean;
 	/** Whether it calls the LBA service (and so needs the credential); false for work on n8n's own data. */
 	usesService: boolean;
-	prepare(ctx: IExecuteFunctions, itemIndex: number): Request;
+	/** `transport` is there for an operation that calls the service (e.g. to know where it sends). */
+	prepare(ctx: IExecuteFunctions, itemIndex: number, transport?: Transport): Request;
 	/**
 	 * Asked once every item is prepared, before the first request: a check of the whole
 	 * execution (e.g. a spending limit). What it throws refuses every item, and nothing is sent.
@@ -28,6 +29,8 @@ export interface Operation<Request> {
 	guard?(ctx: IExecuteFunctions, prepared: Array<Prepared<Request>>): SendGuard | undefined;
 	/** One item's work; its answer becomes that item's output items. */
 	send?(ctx: IExecuteFunctions, request: Request, transport: Transport, itemIndex: number): Promise<IDataObject[]>;
+	/** One sent item's output in a few words (a campaign's id and status), for an error that stops a run midway. */
+	describeDone?(json: IDataObject): string;
 	/** Instead of `send`: the work of all the prepared items at once (one store call, say). */
 	sendAll?(ctx: IExecuteFunctions, prepared: Array<Prepared<Request>>): Promise<AllItemsResult>;
 }

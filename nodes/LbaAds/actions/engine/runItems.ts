@@ -34,7 +34,7 @@ export async function runItems<Request>(
 
 	const prepare = (itemIndex: number): boolean => {
 		try {
-			prepared[itemIndex] = operation.prepare(ctx, itemIndex);
+			prepared[itemIndex] = operation.prepare(ctx, itemIndex, transport);
 			return true;
 		} catch (error) {
 			outcomes[itemIndex] = { error: asNodeError(ctx, error, itemIndex) };
@@ -100,7 +100,17 @@ export async function runItems<Request>(
 		const waveSize = Math.max(concurrency * WAVE_PER_CONCURRENCY, MIN_WAVE);
 		for (let start = 0; start < ready.length && !stopped; start += waveSize) {
 			const wave = ready.slice(start, start + waveSize).map(({ itemIndex }) => itemIndex);
-			const skipped = await guard.claim(wave);
+			let skipped: Map<number, IDataObject>;
+			try {
+				skipped = await guard.claim(wave);
+			} catch (error) {
+				// Earlier waves' results stand: every item from here on is "not sent", with the reason.
+				const notSent = ready.slice(start).map(({ itemIndex }) => itemIndex);
+				if (start === 0) throw asNodeError(ctx, error, wave[0]);
+				if (!continueOnFail) throw stoppedMidRun(ctx, error as Error, outcomes, notSent, operation);
+				for (const itemIndex of notSent) outcomes[itemIndex] = { error: notSentError(ctx, error as Error, itemIndex) };
+				break;
+			}
 			for (const [itemIndex, json] of skipped) outcomes[itemIndex] = { json: [json] };
 			const toSend = wave.filter((itemIndex) => !skipped.has(itemIndex));
 			await sendAll(toSend);
@@ -111,14 +121,41 @@ export async function runItems<Request>(
 			});
 			try {
 				await guard.settle(results);
-			} catch {
+			} catch (error) {
 				// The keys stay recorded as claimed, so nothing can be sent twice; a re-run only words
-				// these items as "may have been created". The campaigns' answers matter more here.
+				// these items as "may have been created". The campaigns' answers stand, with a warning.
+				const items = toSend.map((itemIndex) => itemIndex + 1).join(', ');
+				ctx.addExecutionHints({
+					message: `Items ${items} were sent, but how they ended was not recorded (${(error as Error).message}): a re-run reports them as "may have been created" and does not send them.`,
+					type: 'warning',
+					location: 'outputPane',
+				});
 			}
 		}
 	}
 
 	return output(outcomes, itemCount, continueOnFail, toErrorOutput);
+}
+
+/** A later wave could not start: the run's error says what earlier waves did, and what was not sent. */
+function stoppedMidRun<Request>(ctx: IExecuteFunctions, error: Error, outcomes: Outcome[], notSent: number[], operation: Operation<Request>): Error {
+	const done: string[] = [];
+	outcomes.forEach((outcome, itemIndex) => {
+		if (outcome && 'json' in outcome) done.push(`item ${itemIndex}: ${outcome.json.map((json) => operation.describeDone?.(json) ?? 'done').join(', ')}`);
+		else if (outcome) done.push(`item ${itemIndex}: failed (${outcome.error.message})`);
+	});
+	const description = (error as { description?: string | null }).description;
+	const nodeError = new NodeOperationError(
+		ctx.getNode(),
+		`${error.message}. Items ${notSent[0]}-${notSent[notSent.length - 1]} were not sent; the ${done.length} items before them were handled: ${done.join('; ')}`,
+		{ description: description ?? undefined, itemIndex: notSent[0] },
+	);
+	return runsAsTool(ctx) ? withDescriptionInMessage(nodeError) : nodeError;
+}
+
+function notSentError(ctx: IExecuteFunctions, error: Error, itemIndex: number): Error {
+	const description = (error as { description?: string | null }).description;
+	return asNodeError(ctx, new NodeOperationError(ctx.getNode(), `Not sent: ${error.message}`, { itemIndex, description: description ?? undefined }), itemIndex);
 }
 
 /** Items in input order: each item's output items, or its error item (continueOnFail). */

@@ -28,6 +28,9 @@ const six = Array.from({ length: 6 }, (_, index) => ({ name: `promo-${index + 1}
 const byName = createParameters({ name: '={{ $json.name }}' });
 const oneAtATime = (parameters: IDataObject) => ({ ...parameters, options: { concurrency: 1 } });
 
+/** The node's history without the mark of a history this version started. */
+const campaignEntries = () => store.entries(workflowId, 'lba').filter((entry) => entry !== InMemoryDeduplicator.hash('history:v2:no-earlier-keys'));
+
 function namesIn(journal: Array<{ request: IDataObject }>) {
 	return journal.map((entry) => String(entry.request.name));
 }
@@ -42,7 +45,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const first = await runNode(context, byName, six, { workflowId });
 		expect(errorOf(first)).toBeUndefined();
 		const keys = first.items.map((item) => item.json.idempotencyKey);
-		expect(keys.every((key) => typeof key === 'string' && /^content:[0-9a-f]{64}$/.test(key as string))).toBe(true);
+		expect(keys.every((key) => typeof key === 'string' && /^content:v2:[0-9a-f]{64}$/.test(key as string))).toBe(true);
 		expect(new Set(keys).size).toBe(6);
 
 		const second = await runNode(context, byName, six, { workflowId });
@@ -81,7 +84,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
 		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[1].json.error).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 502); the campaign may have been created, so do not send it again');
-		expect(String(failed.items[1].json.description)).toMatch(/may already have created the campaign.*Duplicate protection kept this campaign's key \(content:[0-9a-f]{64}\), so a Retry or re-run will not send it again/s);
+		expect(String(failed.items[1].json.description)).toMatch(/may already have created the campaign.*Duplicate protection kept this campaign's key \(content:v2:[0-9a-f]{64}\), so a Retry or re-run will not send it again/s);
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
 
 		const rerun = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId });
@@ -117,7 +120,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const failed = await runNode(context, byName, six.slice(0, 1), { workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(typeof failed.items[0].json.error).toBe('string');
 		expect(String(failed.items[0].json.description)).not.toMatch(/kept this campaign's key/);
-		expect(store.entries(workflowId, 'lba')).toEqual([]);
+		expect(campaignEntries()).toEqual([]);
 
 		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId });
 		expect(rerun.items[0].json).toMatchObject({ success: true, status: 'Published' });
@@ -128,7 +131,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const closed = { lbaAdsApi: { baseUrl: 'http://127.0.0.1:9', accessToken: context.token } };
 		const failed = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: closed, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items.map((item) => item.json.error)).toEqual([expect.stringMatching(/^Could not reach/), expect.stringMatching(/^Could not reach/)]);
-		expect(store.entries(workflowId, 'lba')).toEqual([]);
+		expect(campaignEntries()).toEqual([]);
 		const rerun = await runNode(context, byName, six.slice(0, 2), { workflowId });
 		expect(rerun.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 	});
@@ -139,7 +142,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const parameters = { ...byName, authentication: 'oAuth2' };
 		const refused = await runNode(context, parameters, six.slice(0, 1), { workflowId, node, credentials: oauth('not-the-secret') });
 		expect(errorOf(refused)?.message).toMatch(/^The LBA service refused the OAuth2 client credentials/);
-		expect(store.entries(workflowId, 'lba')).toEqual([]);
+		expect(campaignEntries()).toEqual([]);
 		const rerun = await runNode(context, parameters, six.slice(0, 1), { workflowId, node, credentials: oauth(context.sandbox.clientSecret) });
 		expect(rerun.items[0].json.status).toBe('Published');
 	});
@@ -158,8 +161,9 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 500, skip: 1, times: 1 });
 		const failed = await runNode(context, oneAtATime(byName), six, { workflowId });
 		expect(errorOf(failed)).toBeDefined();
-		// promo-1 created and promo-2 unknown keep their keys (2) and promo-1 its "created" mark (1).
-		expect(store.entries(workflowId, 'lba')).toHaveLength(3);
+		// promo-1 created and promo-2 unknown keep their keys and retry keys (4) and promo-1 its two "created" marks (2),
+		// beside the mark of a history this version started (1).
+		expect(store.entries(workflowId, 'lba')).toHaveLength(7);
 		const retry = await runNode(context, oneAtATime(byName), six, { workflowId });
 		expect(retry.items.map((item) => item.json.earlierOutcome ?? 'sent')).toEqual(['created', 'unknown', 'sent', 'sent', 'sent', 'sent']);
 		expect(duplicatesIn(await campaigns(context))).toBe(0);
@@ -194,9 +198,9 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 	it('Custom Key: one campaign per key whatever its content; an empty key fails the item before anything is sent', async () => {
 		const parameters = { ...byName, duplicateProtection: 'customKey', idempotencyKey: '={{ $json.orderId }}' };
 		const first = await runNode(context, parameters, [{ name: 'x', orderId: 'A-17' }, { name: 'y', orderId: 'A-18' }], { workflowId });
-		expect(first.items.map((item) => item.json.idempotencyKey)).toEqual(['custom:A-17', 'custom:A-18']);
+		expect(first.items.map((item) => item.json.idempotencyKey)).toEqual([`custom:v2:${context.sandbox.url} A-17`, `custom:v2:${context.sandbox.url} A-18`]);
 		const second = await runNode(context, parameters, [{ name: 'changed text', orderId: 'A-17' }], { workflowId });
-		expect(second.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: 'custom:A-17' });
+		expect(second.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: `custom:v2:${context.sandbox.url} A-17` });
 
 		const empty = await runNode(context, parameters, [{ name: 'z', orderId: 'A-19' }, { name: 'w', orderId: '  ' }], { workflowId });
 		expect(errorOf(empty)).toMatchObject({ message: 'Idempotency Key is empty' });
@@ -216,19 +220,22 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 	it('store calls are batched per wave of 4 x concurrency items: one history call to claim and one to settle, each under one take and release of the lock', async () => {
 		const many = Array.from({ length: 40 }, (_, index) => ({ name: `batch-${index}` }));
 		await runNode(context, { ...byName, options: { concurrency: 10 } }, many, { workflowId });
-		// One wave: the lock taken twice (claim, settle) on the workflow's row, the node's history written twice.
+		// One wave: the lock taken twice (claim, settle) on the workflow's row, the node's history written twice,
+		// and the settle takes out the wave's "sending" marks.
 		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 2, clearAllProcessedItems: 2 });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 4, removeProcessed: 0 });
-		expect(store.entries(workflowId, 'lba')).toHaveLength(80);
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 4, removeProcessed: 1 });
+		// Per campaign its key, its retry key and their "created" marks; and the mark of a history this version started.
+		expect(store.entries(workflowId, 'lba')).toHaveLength(161);
 		store.reset();
 		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
 		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 4, clearAllProcessedItems: 4 });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 8, removeProcessed: 0 });
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 8, removeProcessed: 2 });
 		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
-		// The re-run's two waves each take the lock once, claim and ask for the "created" marks; nothing to settle.
+		// The re-run's two waves each take the lock once, claim, ask for the "created" marks and take out the
+		// retry keys and "sending" marks the claim recorded for campaigns it does not send; nothing to settle.
 		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 6, clearAllProcessedItems: 6 });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 14, removeProcessed: 0 });
-		expect(store.entries(`${workflowId}-b`, 'lba')).toHaveLength(80);
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 14, removeProcessed: 4 });
+		expect(store.entries(`${workflowId}-b`, 'lba')).toHaveLength(161);
 		// The lock row is gone between runs.
 		expect(store.rows.has(`${workflowId}-b|`)).toBe(false);
 	});
@@ -247,7 +254,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const inStore = (value: string) => midRun.has(InMemoryDeduplicator.hash(value));
 		expect(keys.map((key) => inStore(key))).toEqual([...Array(8).fill(true), ...Array(4).fill(false)]);
 		expect(keys.map((key) => inStore(`created:${key}`))).toEqual([...Array(4).fill(true), ...Array(8).fill(false)]);
-		expect(store.entries(workflowId, 'lba')).toHaveLength(24);
+		expect(store.entries(workflowId, 'lba')).toHaveLength(12 * 4 + 1);
 	});
 });
 
@@ -275,7 +282,7 @@ describe('concurrent executions of one workflow (one n8n process)', () => {
 		expect(journal).toHaveLength(30);
 		// Every created campaign's key and mark is in the store.
 		const entries = new Set(store.entries(workflowId, 'lba'));
-		expect(entries.size).toBe(60);
+		expect(entries.size).toBe(30 * 4 + 1);
 	});
 
 	it('control: the same calls without the node serialising them lose keys (the store has no lock)', async () => {

@@ -7,8 +7,8 @@ import { refuseOverSmsLimit, reserveCampaigns, SPENDING_OPTIONS, spendingOf } fr
 import {
 	campaignFromFields,
 	campaignFromJson,
+	campaignKeys,
 	dryRun,
-	idempotencyKey,
 	readableField,
 	resendOption,
 	timezone,
@@ -318,7 +318,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 	checkAllBeforeSending: true,
 	usesService: true,
 
-	prepare(ctx, itemIndex) {
+	prepare(ctx, itemIndex, transport) {
 		const zone = timezone(ctx, itemIndex);
 		const fromJson = ctx.getNodeParameter('campaignInput', itemIndex, 'fields') === 'json';
 		const campaign = fromJson ? campaignFromJson(ctx, itemIndex) : campaignFromFields(ctx, itemIndex);
@@ -343,7 +343,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 		if (!isDryRun) refuseOverSmsLimit(ctx, itemIndex, spending);
 		return {
 			body: check.body,
-			key: idempotencyKey(ctx, itemIndex, check.body),
+			...campaignKeys(ctx, itemIndex, check.body, transport?.baseUrl ?? ''),
 			resend: resendOption(ctx, itemIndex),
 			zoneNote: zoneNote(campaign.channels, zone),
 			dryRun: isDryRun,
@@ -362,9 +362,17 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 		const candidates: Candidate[] = [];
 		for (const { itemIndex, request } of prepared) {
 			// A dry run sends nothing, so it records nothing: the real send stays possible.
-			if (request.key !== undefined && !request.dryRun) candidates.push({ itemIndex, key: request.key, resend: request.resend });
+			if (request.key !== undefined && request.retryKey !== undefined && !request.dryRun) {
+				candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, legacyKey: request.legacyKey, resend: request.resend });
+			}
 		}
 		return candidates.length ? campaignGuard(ctx, candidates) : undefined;
+	},
+
+	describeDone(json) {
+		if (json.skipped) return `not sent (${String(json.earlierOutcome)})`;
+		if (json.dryRun) return 'dry run, not sent';
+		return `campaign ${String(json.campaignId ?? json.id ?? '?')} ${String(json.status ?? 'created')}`;
 	},
 
 	async send(ctx, request, transport, itemIndex) {

@@ -4,8 +4,9 @@ import { isResourceLocatorValue, jsonParse, NodeOperationError } from 'n8n-workf
 import type { CampaignBody } from './campaignSchema';
 import type { Spending } from './spendingLimits';
 import { runsAsTool } from '../../../helpers/aiTool';
-import { isValidZone, readInZone } from '../../../helpers/dates';
-import { contentKey, customKey, type ProtectionMode } from '../../../duplicateProtection/keys';
+import { isValidZone, readInZone, utcInstant } from '../../../helpers/dates';
+import { contentKey, customKey, legacyKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
+import { itemRetryKey } from '../../../duplicateProtection/itemOrigin';
 
 /** Create Campaign's parameters, read for one item: what the panel, an expression or an AI model gave. */
 
@@ -30,6 +31,9 @@ export interface CreateRequest {
 	body: CampaignBody;
 	/** The idempotency key (undefined with Duplicate Protection off). */
 	key?: string;
+	/** The item's retry key and the key 0.1.0 recorded for the campaign (duplicate protection on). */
+	retryKey?: string;
+	legacyKey?: string;
 	resend: boolean;
 	/** Which dates had no UTC offset and the timezone they were read in: the output says so. */
 	zoneNote?: { assumedTimezone: string; datesWithoutOffset: string[] };
@@ -48,11 +52,26 @@ export function dryRun(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return preview === true || preview === 'true';
 }
 
-export function idempotencyKey(ctx: IExecuteFunctions, itemIndex: number, body: CampaignBody): string | undefined {
+type CampaignKeys = Pick<CreateRequest, 'key' | 'retryKey' | 'legacyKey'>;
+
+/**
+ * Duplicate protection's keys for one item: the campaign by its meaning (dates as instants) and
+ * its target, the item's retry key, and the key 0.1.0 recorded. See duplicateProtection/keys.ts.
+ */
+export function campaignKeys(ctx: IExecuteFunctions, itemIndex: number, body: CampaignBody, baseUrl: string): CampaignKeys {
 	const mode = ctx.getNodeParameter('duplicateProtection', itemIndex, 'content') as ProtectionMode;
-	if (mode === 'off') return undefined;
-	if (mode === 'content') return contentKey(body);
-	const key = customKey(ctx.getNodeParameter('idempotencyKey', itemIndex, ''));
+	if (mode === 'off') return {};
+	const target = serviceTarget(baseUrl);
+	const retryKey = itemRetryKey(ctx, itemIndex, target);
+	if (mode === 'content') {
+		const campaign = {
+			...body,
+			channels: body.channels.map((channel) => ({ ...channel, startDate: utcInstant(channel.startDate), endDate: utcInstant(channel.endDate) })),
+		};
+		return { key: contentKey(campaign, target), retryKey, legacyKey: legacyKey('content', body) };
+	}
+	const value = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
+	const key = customKey(value, target);
 	if (key === undefined) {
 		throw new NodeOperationError(ctx.getNode(), 'Idempotency Key is empty', {
 			itemIndex,
@@ -60,7 +79,7 @@ export function idempotencyKey(ctx: IExecuteFunctions, itemIndex: number, body: 
 				'Nothing was sent for this item. With Duplicate Protection set to Custom Key, every item needs a key, e.g. {{ $json.orderId }}.',
 		});
 	}
-	return key;
+	return { key, retryKey, legacyKey: legacyKey('customKey', body, value) };
 }
 
 export function resendOption(ctx: IExecuteFunctions, itemIndex: number): boolean {
