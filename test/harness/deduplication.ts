@@ -39,6 +39,8 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	readonly workflowRowCalls = { checkProcessedAndRecord: 0, clearAllProcessedItems: 0 };
 	/** Time between a call's read and its write, as a database round trip would take. */
 	rmwDelayMs = 0;
+	/** While set, this many more calls on a node's row succeed, then every one fails: a database that refuses writes. */
+	nodeRowCallsBeforeFailure: number | undefined;
 	/** While set, calls on a node's row wait for it after their read: a database that does not answer. */
 	nodeRowsBlockedUntil: Promise<void> | undefined;
 
@@ -61,6 +63,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	reset() {
 		this.rows.clear();
 		this.nodeRowsBlockedUntil = undefined;
+		this.nodeRowCallsBeforeFailure = undefined;
 		for (const key of Object.keys(this.calls) as Array<keyof typeof this.calls>) this.calls[key] = 0;
 		this.workflowRowCalls.checkProcessedAndRecord = 0;
 		this.workflowRowCalls.clearAllProcessedItems = 0;
@@ -68,6 +71,9 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 
 	private async read(key: string, options: ICheckProcessedOptions): Promise<Row | undefined> {
 		if (options.mode !== 'entries' && options.mode !== 'latestIncrementalKey') throw new Error(`the harness store does not support mode ${options.mode}`);
+		if (key.includes('|n:') && this.nodeRowCallsBeforeFailure !== undefined && this.nodeRowCallsBeforeFailure-- <= 0) {
+			throw new Error('permission denied for table processed_data');
+		}
 		const row = this.rows.get(key);
 		if (row && row.mode !== options.mode) throw new Error(INCOMPATIBLE);
 		const copy = row ? { mode: row.mode, data: Array.isArray(row.data) ? [...row.data] : row.data } : undefined;

@@ -224,7 +224,8 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 	const helpers = ctx.helpers;
 	// A "sending" mark says a run is sending the campaign now: recorded with its claim, taken out when it settles.
 	const toRecord = unique(toClaim.flatMap((c) => [c.key, c.retryKey, sendingMark(c.key)]));
-	const first = await helpers.checkProcessedAndRecord([...toRecord, NO_LEGACY_KEYS], SCOPE, STORE_OPTIONS);
+	// With room for what it records: a claim never pushes out the keys it is asking about.
+	const first = await helpers.checkProcessedAndRecord([...toRecord, NO_LEGACY_KEYS], SCOPE, askOptions(toRecord.length + 1));
 	const recorded = asStrings(first.processed);
 	const recordedNow = asStrings(first.new);
 	// The marker stays only where the history was empty when this version first wrote to it.
@@ -238,14 +239,16 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 	const staleMarks: string[] = [];
 	const questions: string[] = [];
 	for (const candidate of toClaim) {
-		if (recorded.has(candidate.retryKey)) {
+		// The campaign's key first: an execution sending it now is waited for (two executions that
+		// start in the same millisecond with the same input share a retry key too).
+		if (!candidate.resend && recorded.has(candidate.key)) {
+			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'key', created: false, beingSent: recorded.has(sendingMark(candidate.key)) });
+			questions.push(createdMark(candidate.key));
+		} else if (recorded.has(candidate.retryKey)) {
 			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'retry', created: false });
 			questions.push(createdMark(candidate.retryKey));
 			// This run's own key for it (new when `$now` moved the dates) names a campaign never sent.
 			if (recordedNow.has(candidate.key)) staleMarks.push(candidate.key);
-		} else if (!candidate.resend && recorded.has(candidate.key)) {
-			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'key', created: false, beingSent: recorded.has(sendingMark(candidate.key)) });
-			questions.push(createdMark(candidate.key));
 		} else if (!candidate.resend && candidate.legacyKey && legacyPossible) {
 			legacy.push(candidate);
 			questions.push(candidate.legacyKey, createdMark(candidate.legacyKey));
@@ -258,7 +261,7 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 	if (questions.length) {
 		lock.check();
 		const asked = unique(questions);
-		const answer = await helpers.checkProcessedAndRecord(asked, SCOPE, askOptions(asked.length));
+		const answer = await helpers.checkProcessedAndRecord(asked, SCOPE, askOptions(toRecord.length + 1 + asked.length));
 		answers = asStrings(answer.processed);
 		newlyRecorded = asStrings(answer.new);
 	}
@@ -301,14 +304,15 @@ async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], waitMs: num
 		const pending = open;
 		await storeCall(ctx, description, async (lock) => {
 			const keys = unique(pending.map(({ candidate }) => candidate.key));
-			const { new: released } = await ctx.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS);
+			const room = keys.length * 3;
+			const { new: released } = await ctx.helpers.checkProcessedAndRecord(keys, SCOPE, askOptions(room));
 			const claimedNow = asStrings(released);
 			const stillRecorded = keys.filter((key) => !claimedNow.has(key));
 			let answers = new Set<string>();
 			if (stillRecorded.length) {
 				lock.check();
 				const questions = stillRecorded.flatMap((key) => [createdMark(key), sendingMark(key)]);
-				const answer = await ctx.helpers.checkProcessedAndRecord(questions, SCOPE, askOptions(questions.length));
+				const answer = await ctx.helpers.checkProcessedAndRecord(questions, SCOPE, askOptions(room));
 				answers = asStrings(answer.processed);
 				if (answer.new.length) {
 					lock.check();
@@ -322,7 +326,7 @@ async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], waitMs: num
 				await ctx.helpers.checkProcessedAndRecord(
 					claims.flatMap(({ candidate }) => [candidate.retryKey, sendingMark(candidate.key)]),
 					SCOPE,
-					STORE_OPTIONS,
+					askOptions(room),
 				);
 			}
 			open = [];

@@ -1,0 +1,210 @@
+/**
+ * "The same campaign" as a marketer means it (issue 28), in n8n-core's engine with the harness's
+ * copy of n8n's store: the same instants in another offset, a retry of an item whose dates use
+ * `$now`, another service, a history written by 0.1.0, the history at its bound, and what a run
+ * says when it stops midway. The real n8n proof is in test/e2e/duplicate-protection.e2e.test.ts.
+ */
+import { createHash } from 'node:crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { errorOf, harnessDeduplicator, InMemoryDeduplicator } from '../../../harness';
+import { campaigns, channel, createParameters, fault, runNode, useSandbox } from '../setup';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const keys = require('../../../../dist/nodes/LbaAds/duplicateProtection/keys') as typeof import('../../../../nodes/LbaAds/duplicateProtection/keys');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const guard = require('../../../../dist/nodes/LbaAds/duplicateProtection/campaignGuard') as { twinWait: Record<string, number> };
+
+const context = useSandbox();
+const store = harnessDeduplicator();
+let workflowId = '';
+let counter = 0;
+
+beforeEach(() => {
+	store.reset();
+	store.rmwDelayMs = 0;
+	workflowId = `same-${++counter}`;
+});
+
+const six = Array.from({ length: 6 }, (_, index) => ({ name: `promo-${index + 1}` }));
+const byName = createParameters({ name: '={{ $json.name }}' });
+/** Dates the way users write "start now": they change between two evaluations. */
+const withNow = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [
+	channel({ startDate: '={{ $now.plus({ minutes: 5 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' }),
+]);
+const retryOnFail = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 };
+
+function countsByName(journal: Array<{ request: IDataObject }>) {
+	const counts = new Map<string, number>();
+	for (const { request } of journal) counts.set(String(request.name), (counts.get(String(request.name)) ?? 0) + 1);
+	return counts;
+}
+
+describe('the same campaign, as the user means it', () => {
+	it('the same instants written in UTC are the same campaign: not sent again', async () => {
+		const dates = createParameters({}, [channel({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })]);
+		const wib = await runNode(context, dates, [{ start: '2026-11-26T09:00:00+07:00', end: '2026-11-26T17:00:00+07:00' }], { workflowId });
+		expect(wib.items[0].json.status).toBe('Published');
+		const utc = await runNode(context, dates, [{ start: '2026-11-26T02:00:00Z', end: '2026-11-26T10:00:00Z' }], { workflowId });
+		expect(utc.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: wib.items[0].json.idempotencyKey });
+		const epoch = await runNode(context, dates, [{ start: Date.parse('2026-11-26T02:00:00Z'), end: '2026-11-26T10:00:00.000Z' }], { workflowId });
+		expect(epoch.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
+	it("Retry On Fail with $now dates: the second try sends only what the first did not (6 campaigns, 0 twice)", async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const result = await runNode(context, withNow, six, { workflowId, node: retryOnFail });
+		expect(errorOf(result)).toBeUndefined();
+		expect(result.items.map((item) => item.json.skipped ?? item.json.status)).toEqual([true, true, true, 'Published', 'Published', 'Published']);
+		// Held back by the retry key: the campaign's own key changed with $now.
+		expect(result.items[0].json.reason).toBe('Created by the execution this one retries (or by an earlier try of this node); not sent again');
+		const journal = await campaigns(context);
+		expect(journal).toHaveLength(6);
+		expect([...countsByName(journal).values()].every((count) => count === 1)).toBe(true);
+	});
+
+	it('Resend is once per intent: Retry On Fail does not resend what the first try resent', async () => {
+		await runNode(context, { ...withNow, options: { concurrency: 1 } }, six, { workflowId });
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const resent = await runNode(context, { ...withNow, options: { concurrency: 1, resend: true } }, six, { workflowId, node: retryOnFail });
+		expect(errorOf(resent)).toBeUndefined();
+		expect(resent.items.map((item) => (item.json.skipped ? 'held' : item.json.status))).toEqual(['held', 'held', 'held', 'Published', 'Published', 'Published']);
+		const counts = countsByName(await campaigns(context));
+		expect(six.map(({ name }) => counts.get(name))).toEqual([2, 2, 2, 2, 2, 2]);
+	});
+
+	it('a new run with $now dates is a new campaign (the retry key belongs to one execution)', async () => {
+		await runNode(context, withNow, six.slice(0, 2), { workflowId });
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		const again = await runNode(context, withNow, six.slice(0, 2), { workflowId });
+		expect(again.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
+		expect(await campaigns(context)).toHaveLength(4);
+	});
+
+	it('another service (another base URL) is another target: each gets its campaign once', async () => {
+		const sandboxCredential = { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } };
+		const otherCredential = { lbaAdsApi: { baseUrl: context.sandbox.url.replace('127.0.0.1', 'localhost'), accessToken: context.token } };
+		const first = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: sandboxCredential });
+		const other = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: otherCredential });
+		expect(other.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
+		expect(other.items[0].json.idempotencyKey).not.toBe(first.items[0].json.idempotencyKey);
+		const again = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: { lbaAdsApi: { ...sandboxCredential.lbaAdsApi, baseUrl: `${context.sandbox.url}/` } } });
+		expect(again.items.every((item) => item.json.skipped === true)).toBe(true);
+		expect(await campaigns(context)).toHaveLength(4);
+	});
+
+	it('after an upgrade, the keys 0.1.0 recorded still hold back their campaigns (nothing sent)', async () => {
+		const preview = await runNode(context, { ...byName, options: { dryRun: true } }, six, { workflowId });
+		const legacy = preview.items.map((item) => keys.legacyKey('content', (item.json.request as IDataObject).body)!);
+		// The node's row as 0.1.0 left it: each created campaign's key and its "created" mark, item 2 without one.
+		store.rows.set(`${workflowId}|n:lba`, {
+			mode: 'entries',
+			data: legacy.flatMap((key, index) => (index === 2 ? [key] : [key, `created:${key}`])).map((entry) => InMemoryDeduplicator.hash(entry)),
+		});
+		const upgraded = await runNode(context, byName, six, { workflowId });
+		expect(errorOf(upgraded)).toBeUndefined();
+		expect(upgraded.items.map((item) => item.json.earlierOutcome)).toEqual(['created', 'created', 'unknown', 'created', 'created', 'created']);
+		expect(upgraded.items[0].json.reason).toBe('Created in an earlier run (recorded by an earlier version of this node); not sent again');
+		expect(await campaigns(context)).toHaveLength(0);
+		// A new campaign in that history goes out, and the old keys stay.
+		const fresh = await runNode(context, byName, [{ name: 'new one' }], { workflowId });
+		expect(fresh.items[0].json.status).toBe('Published');
+		expect(legacy.every((key) => store.entries(workflowId, 'lba').includes(InMemoryDeduplicator.hash(key)))).toBe(true);
+	});
+
+	it('a full history: asking about a campaign never pushes out its key (the oldest entries)', async () => {
+		await runNode(context, byName, six.slice(0, 1), { workflowId });
+		const row = store.rows.get(`${workflowId}|n:lba`)!;
+		const own = row.data as string[];
+		const fillers = Array.from({ length: 40_000 - own.length }, (_, index) => createHash('md5').update(`filler-${index}`).digest('base64'));
+		row.data = [...own, ...fillers];
+		const again = await runNode(context, byName, six.slice(0, 1), { workflowId });
+		expect(again.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+		const after = store.entries(workflowId, 'lba');
+		expect(after).toHaveLength(40_000);
+		expect(own.every((entry) => after.includes(entry))).toBe(true);
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
+	it('a run of more campaigns than the history holds is refused before anything is sent, with the fix', async () => {
+		const many = Array.from({ length: 10_001 }, (_, index) => ({ name: `bulk-${index}` }));
+		const result = await runNode(context, byName, many, { workflowId });
+		expect(errorOf(result)?.message).toBe('This run has 10,001 campaigns, more than the 10,000 duplicate protection remembers; nothing was sent');
+		expect(errorOf(result)?.description).toMatch(/at most 10,000 items per execution/);
+		expect(await campaigns(context)).toHaveLength(0);
+	}, 120_000);
+});
+
+describe('what a run says when it stops or repeats', () => {
+	const eight = Array.from({ length: 8 }, (_, index) => ({ name: `wave-${index}` }));
+	const oneAtATime = { ...byName, options: { concurrency: 1 } };
+
+	it('the store refuses in wave 2: the error lists what wave 1 created, says what was not sent, and never advises Off', async () => {
+		// Wave 1 (4 items): its claim (1 call) and its settle (2 calls) succeed; wave 2's claim fails.
+		store.nodeRowCallsBeforeFailure = 3;
+		const result = await runNode(context, oneAtATime, eight, { workflowId });
+		const error = errorOf(result)!;
+		const created = await campaigns(context);
+		expect(created).toHaveLength(4);
+		expect(error.message).toMatch(/^Duplicate protection could not use n8n's history of sent campaigns: permission denied for table processed_data\. Items 4-7 were not sent; the 4 items before them were handled: /);
+		for (const { campaignId } of created as unknown as Array<{ campaignId: string }>) expect(error.message).toContain(`campaign ${campaignId} Published`);
+		expect(error.description).toMatch(/^4 campaigns were sent earlier in this run and recorded; nothing more was sent/);
+		expect(error.description).not.toMatch(/Nothing was sent|Off/);
+	});
+
+	it('the same with continue on fail: wave 1 keeps its outputs, each unsent item says "Not sent" with the reason', async () => {
+		store.nodeRowCallsBeforeFailure = 3;
+		const result = await runNode(context, oneAtATime, eight, { workflowId, node: { onError: 'continueRegularOutput' } });
+		expect(result.items.map((item) => item.json.status ?? 'error')).toEqual([...Array(4).fill('Published'), ...Array(4).fill('error')]);
+		expect(result.items[4].json.error).toBe("Not sent: Duplicate protection could not use n8n's history of sent campaigns: permission denied for table processed_data");
+		expect(result.items.map((item) => item.pairedItem)).toEqual(eight.map((_, item) => ({ item })));
+	});
+
+	it('a failure in wave 1 still says nothing was sent', async () => {
+		store.nodeRowCallsBeforeFailure = 0;
+		const result = await runNode(context, oneAtATime, eight, { workflowId });
+		expect(errorOf(result)?.description).toMatch(/^Nothing was sent\./);
+		expect(await campaigns(context)).toHaveLength(0);
+	});
+
+	it("a repeat in one run reports the first item's real outcome: created, or failed and not created", async () => {
+		const created = await runNode(context, byName, [{ name: 'a' }, { name: 'a' }], { workflowId });
+		expect(created.items[1].json).toMatchObject({ earlierOutcome: 'sameRun', reason: 'Same campaign as item 0 of this run, created as item 0; not sent again' });
+
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, times: 1 });
+		const failed = await runNode(context, byName, [{ name: 'b' }, { name: 'b' }], { workflowId: `${workflowId}-b`, node: { onError: 'continueRegularOutput' } });
+		expect(failed.items[0].json.error).toMatch(/the campaign was not created$/);
+		expect(failed.items[1].json).toMatchObject({
+			earlierOutcome: 'sameRunFailed',
+			reason: 'Same campaign as item 0 of this run, which failed (it was not created); not sent',
+		});
+		expect(namesIn(await campaigns(context))).toEqual(['a']);
+	});
+
+	it('the twin of a campaign that is then refused waits for that answer and sends it itself', async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1500, status: 503, times: 1 });
+		const [one, two] = await Promise.all([runNode(context, byName, [{ name: 'twin' }], { workflowId }), runNode(context, byName, [{ name: 'twin' }], { workflowId })]);
+		const outcomes = [one, two].map((run) => (errorOf(run) ? 'refused' : run.items[0].json.status)).sort();
+		expect(outcomes).toEqual(['Published', 'refused']);
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
+	it('the twin of a campaign that is created says so once it is (not "may have been created")', async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1500, times: 1 });
+		const runs = await Promise.all([runNode(context, byName, [{ name: 'pair' }], { workflowId }), runNode(context, byName, [{ name: 'pair' }], { workflowId })]);
+		const jsons = runs.map((run) => run.items[0].json);
+		expect(jsons.filter((json) => json.status === 'Published')).toHaveLength(1);
+		expect(jsons.find((json) => json.skipped)).toMatchObject({
+			earlierOutcome: 'created',
+			reason: 'Created by another execution that was sending the same campaign at the same time; not sent again',
+		});
+		expect(guard.twinWait.marginMs).toBeGreaterThan(0);
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+});
+
+function namesIn(journal: Array<{ request: IDataObject }>) {
+	return journal.map((entry) => String(entry.request.name));
+}
