@@ -12,6 +12,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import * as e2e from './lib';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandbox } = require('../../sandbox/server') as { startSandbox: (options: Json) => Promise<{ url: string; tokens: string[]; close(): Promise<void> }> };
 
 const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
 const LBA = 'Create campaigns';
@@ -77,6 +79,13 @@ function workflow(id: string, items: Json[], lbaParameters: Json = {}) {
 
 const named = (prefix: string, count = 6) => Array.from({ length: count }, (_, index) => ({ name: `${prefix}-${index + 1}` }));
 
+/** Dates the way users write "start now": a Retry evaluates them again, later. */
+const NOW_DATES = { startDate: '={{ $now.plus({ minutes: 5 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' };
+const channelWith = (dates: Json) => ({
+	channels: { channel: [{ sender: 'LBADEMO', locationId: 161, smsQty: 100, message: 'Promo!', telcoId: 'tsel', ...dates }] },
+});
+const SECOND_CREDENTIAL = { id: 'second-sandbox-credential', name: 'Second LBA sandbox' };
+
 const WORKFLOWS = {
 	retry: workflow('dpRetry', named('retry')),
 	unknown: workflow('dpUnknown', named('unknown')),
@@ -89,7 +98,14 @@ const WORKFLOWS = {
 	),
 	off: workflow('dpOff', named('off'), { duplicateProtection: 'off' }),
 	crash: workflow('dpCrash', named('crash', 16)),
+	now: workflow('dpNow', named('now'), channelWith(NOW_DATES)),
+	nowRetryOnFail: workflow('dpNowTries', named('tries'), channelWith(NOW_DATES)),
+	nowResend: workflow('dpNowResend', named('resend'), { ...channelWith(NOW_DATES), options: { concurrency: 1, resend: true } }),
+	utc: workflow('dpUtc', [{ name: 'utc-1', start: '2026-11-26T09:00:00+07:00', end: '2026-11-26T17:00:00+07:00' }], channelWith({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })),
+	targets: workflow('dpTargets', named('target', 2)),
 };
+// The node's own Retry On Fail: two tries, a second apart (so that $now gives other dates).
+Object.assign(WORKFLOWS.nowRetryOnFail.nodes[2], { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 });
 
 const figures: Array<{ scenario: string; executions: number; items: number; created: number; duplicates: number; unaccounted: number; expected: string }> = [];
 
@@ -140,18 +156,31 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		const nodes = saved.nodes.map((node: Json) => (node.name === LBA ? { ...node, parameters } : node));
 		await rest.call('PATCH', `/rest/workflows/${id}`, { nodes, connections: saved.connections, versionId: saved.versionId });
 	}
+	async function setNode(id: string, name: string, change: (node: Json) => Json) {
+		const saved = await rest.getWorkflow(id);
+		const nodes = saved.nodes.map((node: Json) => (node.name === name ? change(node) : node));
+		await rest.call('PATCH', `/rest/workflows/${id}`, { nodes, connections: saved.connections, versionId: saved.versionId });
+	}
 	/** Each item's fate: "created", "skipped:<earlierOutcome>" or "error". */
 	function fates(items: Json[]) {
 		return items.map((item) => (item.skipped ? `skipped:${item.earlierOutcome}` : item.status === 'Published' ? 'created' : 'error'));
 	}
 
+	let secondSandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('dedup', { workflows: Object.values(WORKFLOWS) });
+		secondSandbox = await startSandbox({ port: 0, quiet: true });
+		const second = secondSandbox;
+		setup = await e2e.startLbaN8n('dedup', {
+			workflows: Object.values(WORKFLOWS),
+			credentials: () => [{ ...SECOND_CREDENTIAL, type: 'lbaAdsApi', data: { baseUrl: second.url, accessToken: second.tokens[0] } }],
+		});
 		({ sandbox, rest } = setup);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
 		await setup?.close();
+		await secondSandbox?.close();
 		if (figures.length) {
 			const table = [
 				'| scenario | executions | items | campaigns created | duplicates | items neither created nor reported | expected |',
@@ -233,7 +262,9 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		await setLbaParameters('dpRetry', { resource: 'campaign', operation: 'forgetSent', forget: 'all' });
 		const forgot = await run('dpRetry');
 		expect(forgot.status).toBe('success');
-		expect(forgot.output(LBA)).toEqual([{ forgotten: 'all', entriesBefore: 12 }]);
+		// 6 campaigns created, each with its key, its retry key and their "created" marks (24), item 2
+		// resent (its new retry key and mark, 2), and the mark of a history this version started (1).
+		expect(forgot.output(LBA)).toEqual([{ forgotten: 'all', entriesBefore: 27 }]);
 
 		await setLbaParameters('dpRetry', create);
 		const again = await run('dpRetry');
@@ -248,7 +279,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		expect(fates(first.output(LBA))).toEqual(Array(6).fill('created'));
 		const second = await run('dpCustomKey');
 		expect(fates(second.output(LBA))).toEqual(Array(6).fill('skipped:created'));
-		expect(second.output(LBA)[0].idempotencyKey).toBe('custom:A-1');
+		expect(second.output(LBA)[0].idempotencyKey).toBe(`custom:v2:${sandbox.url} A-1`);
 		const campaigns = await journal('order');
 		expect(campaigns).toHaveLength(6);
 		figures.push({ scenario: 'Custom Key, run twice (content changes)', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
@@ -299,6 +330,74 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 			unaccounted,
 			expected: `0 duplicates; items ${crashWave * 4 + 1}-${crashWave * 4 + 4} (the wave in flight) "may have been created", all others created once`,
 		});
+	});
+
+	test('Retry of an execution whose dates use $now, after a 503 at item 4: 6 campaigns, 0 duplicates', async () => {
+		await fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const failed = await run('dpNow');
+		expect(failed.status).toBe('error');
+		await new Promise((resolve) => setTimeout(resolve, 2000)); // $now gives other dates now
+		const retried = await retry(failed.executionId);
+		expect(retried.status).toBe('success');
+		const items = retried.output(LBA);
+		expect(fates(items)).toEqual(['skipped:created', 'skipped:created', 'skipped:created', 'created', 'created', 'created']);
+		expect(items[0].reason).toBe('Created by the execution this one retries (or by an earlier try of this node); not sent again');
+		const campaigns = await journal('now');
+		expect(campaigns).toHaveLength(6);
+		expect(duplicates(campaigns)).toBe(0);
+		figures.push({ scenario: '$now dates: 503 at item 4, then Retry', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+	});
+
+	test("the node's Retry On Fail with $now dates, a 503 at item 4: 6 campaigns, 0 duplicates", async () => {
+		await fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const result = await run('dpNowTries');
+		expect(result.status).toBe('success');
+		expect(fates(result.output(LBA))).toEqual(['skipped:created', 'skipped:created', 'skipped:created', 'created', 'created', 'created']);
+		const campaigns = await journal('tries');
+		expect(campaigns).toHaveLength(6);
+		expect(duplicates(campaigns)).toBe(0);
+		figures.push({ scenario: '$now dates, Retry On Fail (2 tries), 503 at item 4', executions: 1, items: 6, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+	});
+
+	test('Resend on, a 503 at item 4, then Retry: each item resent once (6), not 9', async () => {
+		await fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const failed = await run('dpNowResend');
+		expect(failed.status).toBe('error');
+		const retried = await retry(failed.executionId);
+		expect(retried.status).toBe('success');
+		expect(fates(retried.output(LBA))).toEqual(['skipped:created', 'skipped:created', 'skipped:created', 'created', 'created', 'created']);
+		const campaigns = await journal('resend');
+		expect(campaigns).toHaveLength(6);
+		expect(duplicates(campaigns)).toBe(0);
+		figures.push({ scenario: 'Resend on: 503 at item 4, then Retry', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+	});
+
+	test('the same campaign with its dates in UTC is not sent again', async () => {
+		const first = await run('dpUtc');
+		expect(fates(first.output(LBA))).toEqual(['created']);
+		await setNode('dpUtc', 'Campaigns to send', (node) => ({
+			...node,
+			parameters: { jsCode: `return [{ json: { name: 'utc-1', start: '2026-11-26T02:00:00Z', end: '2026-11-26T10:00:00Z' } }];` },
+		}));
+		const second = await run('dpUtc');
+		expect(second.output(LBA)[0]).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: first.output(LBA)[0].idempotencyKey });
+		const campaigns = await journal('utc');
+		expect(campaigns).toHaveLength(1);
+		figures.push({ scenario: 'same instants in +07:00, then in UTC', executions: 2, items: 2, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '1 created' });
+	});
+
+	test('the sandbox first, then another service (another credential and base URL): each receives its campaigns once', async () => {
+		const inSandbox = await run('dpTargets');
+		expect(fates(inSandbox.output(LBA))).toEqual(['created', 'created']);
+		await setNode('dpTargets', LBA, (node) => ({ ...node, credentials: { lbaAdsApi: SECOND_CREDENTIAL } }));
+		const inSecond = await run('dpTargets');
+		expect(fates(inSecond.output(LBA))).toEqual(['created', 'created']);
+		const again = await run('dpTargets');
+		expect(fates(again.output(LBA))).toEqual(['skipped:created', 'skipped:created']);
+		const secondJournal: JournalCampaign[] = (await (await fetch(`${secondSandbox!.url}/_sandbox/campaigns`)).json()).campaigns;
+		expect(secondJournal.map((campaign) => campaign.request.name)).toEqual(['target-1', 'target-2']);
+		expect(await journal('target')).toHaveLength(2);
+		figures.push({ scenario: 'sandbox, then a second service', executions: 3, items: 6, created: 4, duplicates: 0, unaccounted: 0, expected: '2 in each service' });
 	});
 
 	test('protection Off: a second run sends every campaign again', async () => {
