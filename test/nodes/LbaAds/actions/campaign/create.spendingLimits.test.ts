@@ -87,7 +87,15 @@ describe('Max Campaigns per Execution', () => {
 		const result = await runNode(context, byName({ maxCampaignsPerExecution: 2 }), [{ name: 'a' }, { name: 'b' }], { workflowId: workflowId() });
 		expect(result.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 		const previews = await runNode(context, byName({ maxCampaignsPerExecution: 1, dryRun: true }), [{ name: 'p1' }, { name: 'p2' }, { name: 'p3' }], { workflowId: workflowId() });
-		expect(previews.items.every((item) => item.json.dryRun === true)).toBe(true);
+		// Three previews under a limit of one: none counts, so none is refused.
+		expect(errorOf(previews)).toBeUndefined();
+		expect(previews.items.map((item) => item.json.dryRun)).toEqual([true, true, true]);
+		// One real campaign beside two previews, under a limit of one: it is sent.
+		const mixed = await runNode(context, byName({ maxCampaignsPerExecution: 1, dryRun: '={{ $json.name !== "real" }}' }), [{ name: 'p4' }, { name: 'real' }, { name: 'p5' }], {
+			workflowId: workflowId(),
+		});
+		expect(errorOf(mixed)).toBeUndefined();
+		expect(mixed.items.map((item) => item.json.dryRun ?? item.json.status)).toEqual([true, 'Published', true]);
 	});
 });
 
