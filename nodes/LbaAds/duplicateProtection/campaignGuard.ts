@@ -251,7 +251,8 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 			if (recordedNow.has(candidate.key)) staleMarks.push(candidate.key);
 		} else if (!candidate.resend && candidate.legacyKey && legacyPossible) {
 			legacy.push(candidate);
-			questions.push(candidate.legacyKey, createdMark(candidate.legacyKey));
+			// Its own "created" mark is asked too, so that a campaign an earlier version created is kept as created.
+			questions.push(candidate.legacyKey, createdMark(candidate.legacyKey), createdMark(candidate.key));
 		} else if (candidate.resend && recorded.has(candidate.key)) {
 			staleMarks.push(createdMark(candidate.key));
 		}
@@ -269,9 +270,13 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 		const { key, retryKey } = held.candidate;
 		held.created = answers.has(createdMark(held.by === 'retry' ? retryKey : key));
 	}
+	const keepRecorded = new Set<string>();
 	for (const candidate of legacy) {
 		if (!answers.has(candidate.legacyKey!)) continue; // not recorded by an earlier version: sent
-		heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'legacy', created: answers.has(createdMark(candidate.legacyKey!)) });
+		const created = answers.has(createdMark(candidate.legacyKey!));
+		heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'legacy', created });
+		// From now on the campaign's own key says it (the claim recorded the key; here its mark).
+		if (created) keepRecorded.add(createdMark(candidate.key));
 	}
 	// An item held back sends nothing: its "sending" mark goes, and so does the retry key of one held back
 	// by its campaign's key (re-runs would fill the history with them).
@@ -280,7 +285,7 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 		if (held.by !== 'retry' && recordedNow.has(held.candidate.retryKey)) staleMarks.push(held.candidate.retryKey);
 	}
 	if (legacyPossible) staleMarks.push(NO_LEGACY_KEYS);
-	const removals = unique([...newlyRecorded, ...staleMarks]);
+	const removals = unique([...[...newlyRecorded].filter((entry) => !keepRecorded.has(entry)), ...staleMarks]);
 	if (removals.length) {
 		lock.check();
 		await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);

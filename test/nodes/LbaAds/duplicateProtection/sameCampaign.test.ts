@@ -108,6 +108,10 @@ describe('the same campaign, as the user means it', () => {
 		expect(upgraded.items.map((item) => item.json.earlierOutcome)).toEqual(['created', 'created', 'unknown', 'created', 'created', 'created']);
 		expect(upgraded.items[0].json.reason).toBe('Created in an earlier run (recorded by an earlier version of this node); not sent again');
 		expect(await campaigns(context)).toHaveLength(0);
+		// The next run finds them by their own keys, with the same outcome.
+		const next = await runNode(context, byName, six, { workflowId });
+		expect(next.items.map((item) => item.json.earlierOutcome)).toEqual(['created', 'created', 'unknown', 'created', 'created', 'created']);
+		expect(next.items[0].json.reason).toBe('Created in an earlier run; not sent again');
 		// A new campaign in that history goes out, and the old keys stay.
 		const fresh = await runNode(context, byName, [{ name: 'new one' }], { workflowId });
 		expect(fresh.items[0].json.status).toBe('Published');
