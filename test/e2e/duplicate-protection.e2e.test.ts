@@ -103,6 +103,7 @@ const WORKFLOWS = {
 	nowResend: workflow('dpNowResend', named('resend'), { ...channelWith(NOW_DATES), options: { concurrency: 1, resend: true } }),
 	utc: workflow('dpUtc', [{ name: 'utc-1', start: '2026-11-26T09:00:00+07:00', end: '2026-11-26T17:00:00+07:00' }], channelWith({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })),
 	targets: workflow('dpTargets', named('target', 2)),
+	wave2: workflow('dpWave2', named('wave', 8)),
 };
 // The node's own Retry On Fail: two tries, a second apart (so that $now gives other dates).
 Object.assign(WORKFLOWS.nowRetryOnFail.nodes[2], { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 });
@@ -398,6 +399,34 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		expect(secondJournal.map((campaign) => campaign.request.name)).toEqual(['target-1', 'target-2']);
 		expect(await journal('target')).toHaveLength(2);
 		figures.push({ scenario: 'sandbox, then a second service', executions: 3, items: 6, created: 4, duplicates: 0, unaccounted: 0, expected: '2 in each service' });
+	});
+
+	test("n8n's database refuses history writes from wave 2 on: the error lists every campaign created before it", async () => {
+		// SQLite triggers in n8n's own database: after two updates of a node's history row (wave 1's
+		// settle), every further update is refused, as a database that turned read-only would.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const sqlite3 = require(path.join(path.dirname(e2e.n8nBin()), '..', 'sqlite3'));
+		const db = new sqlite3.Database(path.join(setup!.userFolder.n8nDir, 'database.sqlite'));
+		const exec = (sql: string) => new Promise<void>((resolve, reject) => db.exec(sql, (error: Error | null) => (error ? reject(error) : resolve())));
+		await exec(`
+			CREATE TABLE lba_e2e_updates (n INTEGER); INSERT INTO lba_e2e_updates VALUES (0);
+			CREATE TRIGGER lba_e2e_count AFTER UPDATE ON processed_data WHEN NEW.context LIKE 'n:%' BEGIN UPDATE lba_e2e_updates SET n = n + 1; END;
+			CREATE TRIGGER lba_e2e_refuse BEFORE UPDATE ON processed_data WHEN NEW.context LIKE 'n:%' AND (SELECT n FROM lba_e2e_updates) >= 2
+				BEGIN SELECT RAISE(ABORT, 'processed_data is read-only'); END;`);
+		try {
+			const failed = await run('dpWave2');
+			expect(failed.status).toBe('error');
+			const campaigns = await journal('wave');
+			expect(campaigns.map((c) => c.request.name)).toEqual(['wave-1', 'wave-2', 'wave-3', 'wave-4']);
+			const message = String(failed.error?.message);
+			expect(message).toMatch(/processed_data is read-only\. Items 4-7 were not sent; the 4 items before them were handled: item 0: campaign /);
+			for (const { campaignId } of campaigns as unknown as Array<{ campaignId: string }>) expect(message).toContain(`campaign ${campaignId} Published`);
+			expect(String(failed.error?.description)).toMatch(/^4 campaigns were sent earlier in this run and recorded; nothing more was sent/);
+			figures.push({ scenario: "n8n's database refuses history writes from wave 2", executions: 1, items: 8, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '4 created and listed in the error, 4 not sent' });
+		} finally {
+			await exec('DROP TRIGGER lba_e2e_refuse; DROP TRIGGER lba_e2e_count; DROP TABLE lba_e2e_updates;');
+			await new Promise((resolve) => db.close(resolve));
+		}
 	});
 
 	test('protection Off: a second run sends every campaign again', async () => {
