@@ -112,7 +112,7 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 		expect(byName.create_campaign.inputSchema.properties.preview.type).toBe('boolean');
 	});
 
-	test('geocode -> targeting location -> preview (nothing sent) -> publish (one campaign) -> the same publish again (skipped)', async () => {
+	test('geocode -> targeting location -> preview (nothing sent) -> publish (one campaign) -> the same publish again, and again in UTC (skipped)', async () => {
 		const [place] = itemsOf(await call('reverse_geocode', { latitude: -6.9175, longitude: 107.6191 }));
 		expect(place).toMatchObject({ found: true, city: 'Kota Bandung', province: 'Jawa Barat' });
 		const [location] = itemsOf(await call('find_targeting_location', { placeName: place.city }));
@@ -129,6 +129,12 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 
 		const [again] = itemsOf(await call('create_campaign', campaign({}, { locationId: location.locationId })));
 		expect(again).toMatchObject({ skipped: true, earlierOutcome: 'created', reason: 'Created in an earlier run; not sent again' });
+		expect(await journal()).toEqual(['Bandung weekend promo (MCP)']);
+
+		// The same call with the same instants written in UTC, as models and other systems often give them.
+		const inUtc = campaign({}, { locationId: location.locationId, startDate: '2026-12-05T02:00:00Z', endDate: '2026-12-06T14:00:00Z' });
+		const [utc] = itemsOf(await call('create_campaign', inUtc));
+		expect(utc).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: published.idempotencyKey });
 		expect(await journal()).toEqual(['Bandung weekend promo (MCP)']);
 	});
 
