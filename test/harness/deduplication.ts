@@ -39,6 +39,8 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	readonly workflowRowCalls = { checkProcessedAndRecord: 0, clearAllProcessedItems: 0 };
 	/** Time between a call's read and its write, as a database round trip would take. */
 	rmwDelayMs = 0;
+	/** While set, a DELETE of a workflow's row (the lock's release) lands this much later: a stalled connection. */
+	workflowRowDeleteDelayMs = 0;
 	/** While set, this many more calls on a node's row succeed, then every one fails: a database that refuses writes. */
 	nodeRowCallsBeforeFailure: number | undefined;
 	/** While set, calls on a node's row wait for it after their read: a database that does not answer. */
@@ -64,6 +66,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		this.rows.clear();
 		this.nodeRowsBlockedUntil = undefined;
 		this.nodeRowCallsBeforeFailure = undefined;
+		this.workflowRowDeleteDelayMs = 0;
 		for (const key of Object.keys(this.calls) as Array<keyof typeof this.calls>) this.calls[key] = 0;
 		this.workflowRowCalls.checkProcessedAndRecord = 0;
 		this.workflowRowCalls.clearAllProcessedItems = 0;
@@ -160,7 +163,14 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
 		this.calls.clearAllProcessedItems++;
 		if (scope === 'workflow') this.workflowRowCalls.clearAllProcessedItems++;
-		this.rows.delete(this.rowKey(scope, contextData));
+		const key = this.rowKey(scope, contextData);
+		if (scope === 'workflow' && this.workflowRowDeleteDelayMs > 0) {
+			const delayMs = this.workflowRowDeleteDelayMs;
+			// The caller is told at once (its connection answered); the statement lands later.
+			setTimeout(() => this.rows.delete(key), delayMs);
+			return;
+		}
+		this.rows.delete(key);
 	}
 
 	async getProcessedDataCount(
@@ -169,7 +179,9 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<number> {
 		this.calls.getProcessedDataCount++;
-		const row = this.rows.get(this.rowKey(scope, contextData));
+		const key = this.rowKey(scope, contextData);
+		await new Promise((resolve) => (this.rmwDelayMs > 0 ? setTimeout(resolve, this.rmwDelayMs) : setImmediate(resolve)));
+		const row = this.rows.get(key);
 		return options.mode === 'entries' && row && Array.isArray(row.data) ? row.data.length : 0;
 	}
 }

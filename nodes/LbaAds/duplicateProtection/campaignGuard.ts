@@ -192,7 +192,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			await storeCall(ctx, SENT_NOT_RECORDED, async (lock) => {
 				if (keep.size) await ctx.helpers.checkProcessedAndRecord([...marks, ...keep], SCOPE, STORE_OPTIONS);
 				if (forget.length) {
-					lock.check();
+					await lock.check();
 					await ctx.helpers.removeProcessed(forget, SCOPE, STORE_OPTIONS);
 				}
 			});
@@ -231,7 +231,6 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 	// The marker stays only where the history was empty when this version first wrote to it.
 	let legacyPossible = false;
 	if (recordedNow.has(NO_LEGACY_KEYS)) {
-		lock.check();
 		legacyPossible = (await helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS)) !== recordedNow.size;
 	}
 	const heldBack: HeldBack[] = [];
@@ -260,7 +259,7 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 	let answers = new Set<string>();
 	let newlyRecorded = new Set<string>();
 	if (questions.length) {
-		lock.check();
+		await lock.check();
 		const asked = unique(questions);
 		const answer = await helpers.checkProcessedAndRecord(asked, SCOPE, askOptions(toRecord.length + 1 + asked.length));
 		answers = asStrings(answer.processed);
@@ -287,7 +286,7 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 	if (legacyPossible) staleMarks.push(NO_LEGACY_KEYS);
 	const removals = unique([...[...newlyRecorded].filter((entry) => !keepRecorded.has(entry)), ...staleMarks]);
 	if (removals.length) {
-		lock.check();
+		await lock.check();
 		await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
 	}
 	return heldBack;
@@ -315,18 +314,18 @@ async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], waitMs: num
 			const stillRecorded = keys.filter((key) => !claimedNow.has(key));
 			let answers = new Set<string>();
 			if (stillRecorded.length) {
-				lock.check();
+				await lock.check();
 				const questions = stillRecorded.flatMap((key) => [createdMark(key), sendingMark(key)]);
 				const answer = await ctx.helpers.checkProcessedAndRecord(questions, SCOPE, askOptions(room));
 				answers = asStrings(answer.processed);
 				if (answer.new.length) {
-					lock.check();
+					await lock.check();
 					await ctx.helpers.removeProcessed(answer.new, SCOPE, STORE_OPTIONS);
 				}
 			}
 			if (claimedNow.size) {
 				// Claimed by this run now: its retry keys and "sending" marks too, as a claim records them.
-				lock.check();
+				await lock.check();
 				const claims = pending.filter(({ candidate }) => claimedNow.has(candidate.key));
 				await ctx.helpers.checkProcessedAndRecord(
 					claims.flatMap(({ candidate }) => [candidate.retryKey, sendingMark(candidate.key)]),

@@ -3,41 +3,54 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 /**
  * A lock across n8n processes (queue-mode workers) around every write to duplicate protection's
- * history, built on the one atomic operation n8n's processed-items store offers a node: the
- * first write of a row is an INSERT on its primary key (workflow, context), so of two processes
- * that write a missing row at once, exactly one succeeds; and `clearAllProcessedItems` DELETEs it.
+ * history, built on what n8n's processed-items store offers a node: the first write of a row is
+ * an INSERT on its primary key (workflow, context), so of two processes that write a missing row
+ * at once exactly one succeeds; `clearAllProcessedItems` DELETEs the row (blindly); every other
+ * write reads the row and writes it back (no lock, so a late write-back can undo another's).
  *
  * The lock is the workflow's own row (scope 'workflow'), kept in mode 'latestIncrementalKey',
- * where the row holds one number and a call answers "new" only for a number above it:
- * - HELD, the smallest safe integer, is what a taker writes. Where the row is missing it is
- *   inserted (the lock is taken); where it exists, HELD is never above what it holds, so the
- *   answer is "processed" and nothing changes. No clock is involved, so skew between hosts
- *   cannot make two takers.
- * - SUSPECTED and BREAKING mark a holder that seems dead (a process killed while it held the
- *   lock, which it does only for a few store calls): only after a taker has failed for
- *   `suspectAfterMs` without pause does it write SUSPECTED, and only the one whose SUSPECTED
- *   was new may break the lock (DELETE) `breakAfterMs` later, if it is still SUSPECTED.
- * - A row whose number is above BREAKING, or kept in another mode, is another node's: a Remove
- *   Duplicates node with Scope set to Workflow. Nothing is written to it; the run stops.
- * A holder checks its own clock before and after each store call: past `holdLimitMs` it stops
- * without sending, since a breaker may have taken the lock meanwhile.
+ * where the row holds one number and a call answers "new" for each number above it (and for
+ * every number when it inserted the row):
+ * - **Taking** writes LOW, the smallest safe integer: where the row is missing it is inserted
+ *   (taken); where it exists, LOW is never above it, so nothing changes.
+ * - **Whose it is:** the taker then writes a number of its own *band* (2^20 numbers picked at
+ *   random among 2^30 bands, all below zero) and checks, before every later write to the history
+ *   and once after the last, that the row is still in its band: one call with LOW, LOW + 1, the
+ *   number below its band and the next number of its band tells "missing", "just inserted",
+ *   "mine" or "another's" apart. A holder that finds the row another's (a breaker deleted it and
+ *   another execution took it, a late DELETE, a Remove Duplicates node) stops before writing and
+ *   before sending. A write-back of an older number of its own band (another taker's read) still
+ *   reads as its own.
+ * - **Breaking:** a row left behind (a holder killed while holding it, a release that failed) is
+ *   deleted by a taker that has failed to insert for `leaseMs` without a pause of its own. No
+ *   mark is written first, so there is no value a dead breaker can leave that is not broken the
+ *   same way; any number below OUR_MAX is ours (the 0.2 lock's marks included). A row at or above
+ *   OUR_MAX, or kept in another mode, is another node's (Remove Duplicates with Scope Workflow):
+ *   nothing is deleted, the run stops with a clear error.
+ *
+ * What is assumed (see docs/duplicate-protection.md): a wrong break (a live holder, or two
+ * breakers at once) makes the victim stop at its next check, before it writes; what no check
+ * can catch is a break that lands between a holder's check and the write that follows it (one
+ * store call), which needs the break, the breaker's insert and its own check inside that call.
  */
-const HELD = Number.MIN_SAFE_INTEGER;
-const SUSPECTED = HELD + 1;
-const BREAKING = HELD + 2;
+const LOW = Number.MIN_SAFE_INTEGER;
+const BAND_SIZE = 2 ** 20;
+const BANDS = 2 ** 30;
+/** Every number below this is one of ours (LOW, a band, or a mark of the 0.2 lock: LOW + 1 to LOW + 3). */
+const OUR_MAX = LOW + BAND_SIZE * (BANDS + 2);
 const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 
 /** Exported so that tests can shorten them; the defaults hold for production. */
 export const lockTiming = {
 	/** A holder that has held the lock this long (its own clock) stops without sending. */
 	holdLimitMs: 10_000,
-	/** A taker that failed this long, with no pause over `maxPauseMs` between an answer and its next try, suspects the holder. */
-	suspectAfterMs: 10_000,
-	/** The first suspecter breaks the lock this much later if it is still suspected; any other taker after three times as long. */
-	breakAfterMs: 10_000,
+	/** A taker that failed this long, with no pause over `maxPauseMs` between an answer and its next try, breaks the lock. */
+	leaseMs: 30_000,
 	maxPauseMs: 5_000,
 	/** A taker gives up (nothing sent) after this long. */
-	giveUpAfterMs: 90_000,
+	giveUpAfterMs: 100_000,
+	/** A wait this long is said on the run (an execution hint). */
+	tellWaitAfterMs: 2_000,
 	pollMinMs: 2,
 	pollMaxMs: 30,
 	/** How often a store call's deadline is checked. */
@@ -46,28 +59,30 @@ export const lockTiming = {
 
 const SENT_NOTHING = 'Nothing was sent.';
 
-/** An error of the lock itself (held too long, not taken, a foreign row): its words stand as they are. */
+/** An error of the lock itself (held too long, not taken, lost, a foreign row): its words stand as they are. */
 export class HistoryLockError extends NodeOperationError {}
 
 export interface HeldLock {
-	/** Throws when the lock has been held too long for its writes to be trusted. */
-	check(): void;
+	/** Before a write: throws when the lock has been held too long or is no longer this holder's. */
+	check(): Promise<void>;
 }
 
 /**
- * Runs `task` while holding this workflow's history lock; `task` calls `lock.check()` between
- * its store calls. Tasks of one process for one workflow are also queued here, so that they do
- * not poll for the lock against each other.
+ * Runs `task` while holding this workflow's history lock; `task` calls `await lock.check()`
+ * before each of its writes but the first. Tasks of one process for one workflow are also
+ * queued here, so that they do not poll for the lock against each other.
  */
 export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: HeldLock) => Promise<T>): Promise<T> {
 	return await queued(String(ctx.getWorkflow().id ?? ''), async () => {
+		const waitStarted = Date.now();
 		// A database call that never answers (a connection lost without a word) must not hold up
 		// every later execution of this workflow in this process: each step has a deadline.
-		await within(acquire(ctx), lockTiming.giveUpAfterMs + lockTiming.holdLimitMs, () => notTaken(ctx));
+		const band = await within(acquire(ctx), lockTiming.giveUpAfterMs + lockTiming.holdLimitMs, () => notTaken(ctx));
 		const acquiredAt = Date.now();
-		let overran = false;
+		tellWait(ctx, acquiredAt - waitStarted);
+		let stopped = false;
 		const overrun = () => {
-			overran = true;
+			stopped = true;
 			return new HistoryLockError(
 				ctx.getNode(),
 				`Duplicate protection held its lock on n8n's history for ${((Date.now() - acquiredAt) / 1000).toFixed(1)} s, more than the ${lockTiming.holdLimitMs / 1000} s it allows itself (this n8n process or its database was paused)`,
@@ -76,21 +91,81 @@ export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: He
 				},
 			);
 		};
-		const lock: HeldLock = {
-			check() {
-				if (overran || Date.now() - acquiredAt > lockTiming.holdLimitMs) throw overrun();
-			},
+		const checkClock = () => {
+			if (stopped || Date.now() - acquiredAt > lockTiming.holdLimitMs) throw overrun();
+		};
+		const checkOwner = async () => {
+			checkClock();
+			if (!(await within(band.isMine(), acquiredAt + lockTiming.holdLimitMs - Date.now(), overrun))) {
+				stopped = true;
+				throw lost(ctx);
+			}
 		};
 		try {
-			lock.check();
-			const result = await within(task(lock), acquiredAt + lockTiming.holdLimitMs - Date.now(), overrun);
-			lock.check();
+			const result = await within(task({ check: checkOwner }), acquiredAt + lockTiming.holdLimitMs - Date.now(), overrun);
+			// Once more after the last write: a write that may have met another holder's is not taken as done.
+			await checkOwner();
 			return result;
 		} finally {
-			// After an overrun the row may be another holder's by now: leave it (a dead lock is broken later).
-			// A release that fails leaves a row that takers break as a dead holder's: the task's result stands.
-			if (!overran) await within(release(ctx), lockTiming.holdLimitMs, () => new Error('release timed out')).catch(() => undefined);
+			// Only a holder that saw its own row deletes it: after an overrun or a lost lock the row may be
+			// another holder's (a row left behind is broken by the next taker after the lease).
+			if (!stopped) {
+				await within(release(ctx), lockTiming.holdLimitMs, () => new Error('no answer within the hold limit')).catch((error: Error) =>
+					ctx.addExecutionHints?.({
+						message: `Duplicate protection could not release its lock on n8n's history (${error.message}): the next execution of this workflow waits ${lockTiming.leaseMs / 1000} to ${(lockTiming.leaseMs * 1.5) / 1000} s before it breaks it.`,
+						type: 'warning',
+						location: 'outputPane',
+					}),
+				);
+			}
 		}
+	});
+}
+
+/** A taker's band: the numbers it writes to say the row is its own. */
+class Band {
+	private readonly start = LOW + BAND_SIZE * (1 + Math.floor(Math.random() * BANDS));
+	private next = 0;
+
+	constructor(private readonly ctx: IExecuteFunctions) {}
+
+	/**
+	 * Writes the band's next number and says whether the row was this holder's: in its band, or
+	 * (just after the insert) LOW. A missing row is inserted by the call: then it was lost.
+	 * A row found at LOW after the stamp is either another taker's write-back of what it read just
+	 * after the insert (common) or a row another execution inserted after this one's was deleted
+	 * (rare): the call stamped it again, and a second look tells, since that other execution
+	 * stamps its own band at once and one of the two then finds the row not its own.
+	 */
+	async isMine(justInserted = false): Promise<boolean> {
+		const seen = await this.look();
+		if (seen === 'low' && !justInserted) {
+			await sleep(lockTiming.pollMaxMs);
+			return (await this.look()) === 'mine';
+		}
+		return seen === 'mine' || (seen === 'low' && justInserted);
+	}
+
+	private async look(): Promise<'mine' | 'low' | 'lost'> {
+		const mark = this.start + ++this.next;
+		const added = await lockCall(this.ctx, [LOW, LOW + 1, this.start - 1, mark]);
+		if (added === 'inserted') {
+			// Deleted since (a breaker, a late release): the row now holds this band's number; it is not ours to keep.
+			await release(this.ctx);
+			return 'lost';
+		}
+		if (!added.has(mark)) return 'lost'; // at or above the mark: another's band, or another node's number
+		if (!added.has(this.start - 1)) return 'mine'; // in the band, below the mark
+		return added.has(LOW + 1) ? 'low' : 'lost'; // LOW, or below the band: another's band, a mark of the 0.2 lock
+	}
+}
+
+function tellWait(ctx: IExecuteFunctions, waitedMs: number): void {
+	if (waitedMs < lockTiming.tellWaitAfterMs) return;
+	ctx.addExecutionHints?.({
+		message: `Duplicate protection waited ${(waitedMs / 1000).toFixed(1)} s for its lock on n8n's history: other executions of this workflow were writing to it, or one had stopped while holding it (such a lock is broken after ${lockTiming.leaseMs / 1000} to ${(lockTiming.leaseMs * 1.5) / 1000} s).`,
+		type: 'info',
+		location: 'outputPane',
 	});
 }
 
@@ -142,31 +217,46 @@ function notTaken(ctx: IExecuteFunctions): HistoryLockError {
 	);
 }
 
-async function acquire(ctx: IExecuteFunctions): Promise<void> {
+function lost(ctx: IExecuteFunctions): HistoryLockError {
+	return new HistoryLockError(
+		ctx.getNode(),
+		"Duplicate protection lost its lock on n8n's history while it held it (another execution broke it, or a Remove Duplicates node of this workflow cleared it)",
+		{
+			description: `${SENT_NOTHING} This run stopped before its next write and before sending: another execution may have written the history meanwhile. Campaigns this wave had recorded stay recorded as possibly sent: check them in LBA Ads before sending them again with Resend.`,
+		},
+	);
+}
+
+/** Takes the lock: inserts the row, or breaks a row left behind once the lease has passed; returns the holder's band. */
+async function acquire(ctx: IExecuteFunctions): Promise<Band> {
 	const started = Date.now();
 	let failingSince = started;
 	let lastAnswer = started;
-	let suspectedAt: number | undefined;
-	let firstSuspecter = false;
+	// Takers that started failing together do not all break at the same moment.
+	const leaseMs = lockTiming.leaseMs * (1 + Math.random() / 2);
+	let history: number | undefined;
 	for (;;) {
-		const now = Date.now();
 		// A pause of this process between two tries means the lock was not watched meanwhile. A slow
 		// database is no pause: the time a call takes does not count here.
-		if (now - lastAnswer > lockTiming.maxPauseMs) {
-			failingSince = now;
-			suspectedAt = undefined;
-		}
-		const taken = await lockCall(ctx, HELD);
+		if (Date.now() - lastAnswer > lockTiming.maxPauseMs) failingSince = Date.now();
+		const taken = await lockCall(ctx, [LOW]);
 		lastAnswer = Date.now();
-		if (taken) return;
-
-		if (suspectedAt === undefined && Date.now() - failingSince >= lockTiming.suspectAfterMs) {
-			firstSuspecter = await lockCall(ctx, SUSPECTED);
-			suspectedAt = Date.now();
-		} else if (suspectedAt !== undefined && Date.now() - suspectedAt >= lockTiming.breakAfterMs * (firstSuspecter ? 1 : 3)) {
-			await breakIfStillSuspected(ctx);
-			failingSince = Date.now();
-			suspectedAt = undefined;
+		if (taken !== 'inserted' && Date.now() - failingSince >= lockTiming.leaseMs / 10) {
+			// A holder that writes the history is alive: the lease counts from its last write seen (a read, no write).
+			const now = await historySize(ctx);
+			lastAnswer = Date.now();
+			if (history !== undefined && now !== history) failingSince = lastAnswer;
+			history = now;
+		}
+		if (taken === 'inserted') {
+			const band = new Band(ctx);
+			const mine = await band.isMine(true);
+			lastAnswer = Date.now();
+			if (mine) return band;
+		} else if (Date.now() - failingSince >= leaseMs) {
+			await breakLeftOver(ctx);
+			lastAnswer = Date.now();
+			failingSince = lastAnswer;
 			continue;
 		}
 		if (Date.now() - started > lockTiming.giveUpAfterMs) throw notTaken(ctx);
@@ -174,28 +264,33 @@ async function acquire(ctx: IExecuteFunctions): Promise<void> {
 	}
 }
 
-/** SUSPECTED new: a fresh holder took the lock since (leave it). Else BREAKING new: still suspected, break it. */
-async function breakIfStillSuspected(ctx: IExecuteFunctions): Promise<void> {
-	if (await lockCall(ctx, SUSPECTED)) return;
-	if (!(await lockCall(ctx, BREAKING))) {
-		// Above BREAKING: another node's number (or a breaker that died mid-break, which HELD + 3 tells).
-		if (!(await lockCall(ctx, BREAKING + 1))) throw foreignRow(ctx);
-	}
+/** A row that stayed for the whole lease: ours (any value below OUR_MAX) is deleted; another node's stops the run. */
+async function breakLeftOver(ctx: IExecuteFunctions): Promise<void> {
+	const added = await lockCall(ctx, [LOW, OUR_MAX]);
+	// Missing meanwhile: the call inserted OUR_MAX, which no band reads as its own; deleted below like any row of ours.
+	if (added !== 'inserted' && !added.has(OUR_MAX)) throw foreignRow(ctx);
 	await release(ctx);
 }
 
-/** Writes `value` to the lock row; true when it was new there (inserted, or above the row's number). */
-async function lockCall(ctx: IExecuteFunctions, value: number): Promise<boolean> {
+/** Writes `values` to the lock row: 'inserted' when the call created the row, else the values that were above it. */
+async function lockCall(ctx: IExecuteFunctions, values: number[]): Promise<'inserted' | Set<number>> {
 	try {
-		const { new: added } = await ctx.helpers.checkProcessedAndRecord([value], 'workflow', LOCK_OPTIONS);
-		return added.length > 0;
+		const { new: added } = await ctx.helpers.checkProcessedAndRecord(values, 'workflow', LOCK_OPTIONS);
+		const numbers = new Set(added.map(Number));
+		// Only an insert answers "new" for LOW, which is never above a row.
+		return numbers.has(LOW) ? 'inserted' : numbers;
 	} catch (error) {
 		const message = String((error as Error).message ?? error);
 		// Another process inserted the row between this call's read and its insert: it holds the lock.
-		if (/unique constraint|duplicate key/i.test(message)) return false;
+		if (/unique constraint|duplicate key/i.test(message)) return new Set();
 		if (/incompatible setting/i.test(message)) throw foreignRow(ctx);
 		throw new NodeOperationError(ctx.getNode(), error as Error);
 	}
+}
+
+/** The number of entries in this node's history row: it changes when a holder writes. */
+async function historySize(ctx: IExecuteFunctions): Promise<number> {
+	return await ctx.helpers.getProcessedDataCount('node', { mode: 'entries' });
 }
 
 async function release(ctx: IExecuteFunctions): Promise<void> {
