@@ -128,7 +128,7 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 	}
 
 	/** Fires the pairs under `adversary`, then reads the journal; returns the counts. */
-	async function pairsUnder(label: string, adversary: Adversary | undefined) {
+	async function pairsUnder(label: string, adversary: Adversary | undefined, beforeBatch?: () => Promise<void>) {
 		const started = Date.now();
 		const results: Array<{ pair: number; answers: Answer[] }> = [];
 		const watch = stallWatch(label);
@@ -136,6 +136,7 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 		try {
 			for (let first = 1; first <= PAIRS; first += PAIRS_AT_ONCE) {
 				const batch = Array.from({ length: Math.min(PAIRS_AT_ONCE, PAIRS - first + 1) }, (_, i) => first + i);
+				await beforeBatch?.();
 				await Promise.all(
 					batch.map(async (pair) => {
 						const body = { prefix: `${label}-${pair}`, count: CAMPAIGNS_PER_CALL };
@@ -203,6 +204,47 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 		expect(adversary.state.pauses).toBeGreaterThan(0);
 		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
 	}, TEST_TIMEOUT_MS);
+
+	/** The workflow's lock row as a holder killed while it held it leaves it, at `value`. */
+	async function leaveLockRow(value: number) {
+		await queue.postgres.sql(
+			`INSERT INTO processed_data ("workflowId", context, value, "createdAt", "updatedAt") VALUES ('${workflow.id}', '', '{"mode":"latestIncrementalKey","data":${value}}', now(), now()) ON CONFLICT ("workflowId", context) DO UPDATE SET value = EXCLUDED.value`,
+		);
+	}
+
+	adversaryTest('leftover')('a lock row left behind (a killed holder) before each batch of same-moment pairs: every campaign sent once, none lost', async () => {
+		let left = 0;
+		const counts = await pairsUnder('leftover', undefined, async () => {
+			await leaveLockRow(Number.MIN_SAFE_INTEGER);
+			left++;
+		});
+		expect(left).toBeGreaterThan(0);
+		expect(counts.onTwoWorkers).toBeGreaterThan(0);
+		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+	}, TEST_TIMEOUT_MS + PAIRS * 15_000);
+
+	const LEFT_VALUES: Array<[string, number]> = [
+		['LOW (a killed holder)', Number.MIN_SAFE_INTEGER],
+		['LOW + 1 (the 0.2 lock: suspected)', Number.MIN_SAFE_INTEGER + 1],
+		['LOW + 2 (the 0.2 lock: breaking)', Number.MIN_SAFE_INTEGER + 2],
+		['LOW + 3 (the 0.2 lock: a breaker that died)', Number.MIN_SAFE_INTEGER + 3],
+		["a holder's band number", Number.MIN_SAFE_INTEGER + 2 ** 20 * 4_321 + 9],
+	];
+	// CI runs two of them; `npm run test:queue:adversaries` all five.
+	const leftValues = PAIRS >= 100 ? LEFT_VALUES : [LEFT_VALUES[0], LEFT_VALUES[3]];
+	adversaryTest('stuck').each(leftValues)('a lock row left at %s: the first call waits out the lease, the third is fast, all send', async (label, value) => {
+		await leaveLockRow(value);
+		const times: number[] = [];
+		for (let call = 1; call <= 3; call++) {
+			const answer = await callWebhook({ prefix: `stuck-${value}-${call}`, count: 2 });
+			expect(answer.status).toBe(200);
+			expect((answer.body as Json[]).map((item) => item.status)).toEqual(['Published', 'Published']);
+			times.push(answer.ms);
+		}
+		figures.push(`| lock row left at ${label} | 3 calls, one after another | - | 6 | 0 | 0 | 0 | 0 | ${times.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} | the first waits out the lease (30 to 45 s) |`);
+		expect(times[0]).toBeGreaterThanOrEqual(29_000);
+		expect(times[2]).toBeLessThan(10_000);
+	}, 180_000);
 
 	adversaryTest('slowdb')('PostgreSQL slowed for the workers (heavy-tailed delay): every campaign sent once, none lost', async () => {
 		const counts = await pairsUnder('slowdb', proxy.adversary);

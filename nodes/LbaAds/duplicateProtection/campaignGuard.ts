@@ -37,8 +37,12 @@ const askOptions = (questions: number): ICheckProcessedOptions => ({ mode: 'entr
  * can be in it, so the questions about those keys are not asked.
  */
 const NO_LEGACY_KEYS = 'history:v2:no-earlier-keys';
-/** How long a run waits for another execution's answer for a campaign it is sending (beyond that run's request timeout). */
-export const twinWait = { marginMs: 15_000, firstPollMs: 200, maxPollMs: 2_000 };
+/**
+ * How long a run waits for another execution's answer for a campaign that execution is sending
+ * now: most answers come in a second or two; a caller (a webhook, an agent) should not wait long
+ * for a mark a killed run left.
+ */
+export const twinWait = { waitMs: 10_000, firstPollMs: 200, maxPollMs: 2_000 };
 
 export interface Candidate {
 	itemIndex: number;
@@ -103,7 +107,6 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 	const ended = new Map<number, SentResult>();
 	const waitingRepeats = new Map<number, IDataObject[]>();
 	let sentSoFar = 0;
-	const requestTimeoutMs = Number(ctx.getNodeParameter('options.timeoutMs', 0, 30_000)) || 30_000;
 
 	return {
 		async claim(itemIndexes) {
@@ -125,7 +128,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			const heldBack = toClaim.length ? await storeCall(ctx, description, async (lock) => await lookUp(ctx, toClaim, lock)) : [];
 			// A campaign another execution is sending now: its answer, within that run's timeout.
 			const twins = heldBack.filter((held) => held.by === 'key' && !held.created && held.beingSent);
-			const settled = twins.length ? await awaitTwins(ctx, twins, requestTimeoutMs + twinWait.marginMs, description) : new Map<number, boolean>();
+			const settled = twins.length ? await awaitTwins(ctx, twins, twinWait.waitMs, description) : new Map<number, boolean>();
 
 			const result = new Map<number, IDataObject>();
 			const heldIndexes = new Set<number>();
