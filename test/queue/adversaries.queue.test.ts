@@ -205,6 +205,23 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
 	}, TEST_TIMEOUT_MS);
 
+	adversaryTest('frozen')('one PostgreSQL connection frozen for 25 s at random moments, then every payload replayed once: nothing sent twice, no record lost', async () => {
+		const adversary = proxy.freezer();
+		const counts = await pairsUnder('frozen', adversary);
+		expect(adversary.state.freezes).toBeGreaterThan(0);
+		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+		// Every payload once more: a campaign whose record was lost would go out a second time.
+		for (let first = 1; first <= PAIRS; first += PAIRS_AT_ONCE) {
+			const batch = Array.from({ length: Math.min(PAIRS_AT_ONCE, PAIRS - first + 1) }, (_, i) => first + i);
+			await Promise.all(batch.map((pair) => callWebhook({ prefix: `frozen-${pair}`, count: CAMPAIGNS_PER_CALL })));
+		}
+		const journal: Array<{ request: { name: string } }> = ((await (await fetch(`${queue.sandbox.url}/_sandbox/campaigns`)).json()) as Json).campaigns;
+		const names = journal.map((campaign) => campaign.request.name).filter((name) => name.startsWith('frozen-'));
+		const replayTwice = names.length - new Set(names).size;
+		figures.push(`| replay of every frozen-round payload once | ${PAIRS} calls | - | ${PAIRS * CAMPAIGNS_PER_CALL} | ${replayTwice} | - | - | - | - | after the freezes |`);
+		expect(replayTwice).toBe(0);
+	}, TEST_TIMEOUT_MS + PAIRS * 10_000);
+
 	/** The workflow's lock row as a holder killed while it held it leaves it, at `value`. */
 	async function leaveLockRow(value: number) {
 		await queue.postgres.sql(

@@ -6,38 +6,31 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
  * history, built on what n8n's processed-items store offers a node: the first write of a row is
  * an INSERT on its primary key (workflow, context), so of two processes that write a missing row
  * at once exactly one succeeds; `clearAllProcessedItems` DELETEs the row (blindly); every other
- * write reads the row and writes it back (no lock, so a late write-back can undo another's).
+ * call reads the row and writes it back whole (so a late write-back can undo another's write).
  *
  * The lock is the workflow's own row (scope 'workflow'), kept in mode 'latestIncrementalKey',
- * where the row holds one number and a call answers "new" for each number above it (and for
- * every number when it inserted the row):
+ * where the row holds one number and a call answers "new" for each number above it, or for
+ * every number when it inserted the row:
  * - **Taking** writes LOW, the smallest safe integer: where the row is missing it is inserted
- *   (taken); where it exists, LOW is never above it, so nothing changes.
- * - **Whose it is:** the taker then writes a number of its own *band* (2^20 numbers picked at
- *   random among 2^30 bands, all below zero) and checks, before every later write to the history
- *   and once after the last, that the row is still in its band: one call with LOW, LOW + 1, the
- *   number below its band and the next number of its band tells "missing", "just inserted",
- *   "mine" or "another's" apart. A holder that finds the row another's (a breaker deleted it and
- *   another execution took it, a late DELETE, a Remove Duplicates node) stops before writing and
- *   before sending. A write-back of an older number of its own band (another taker's read) still
- *   reads as its own.
+ *   (taken); where it exists, LOW is never above it and nothing changes. Every process writes
+ *   only LOW while it does not break, so a write-back of what another read is LOW again: harmless.
+ * - **Checking** (before every write to the history after the first, and once after the last)
+ *   writes LOW again: a holder whose row was deleted meanwhile (a breaker, a late release, a
+ *   Remove Duplicates "Clean Database") finds the row missing (the call inserted it), stops before
+ *   writing and before sending, and deletes the row it just inserted.
  * - **Breaking:** a row left behind (a holder killed while holding it, a release that failed) is
- *   deleted by a taker that has failed to insert for `leaseMs` without a pause of its own. No
- *   mark is written first, so there is no value a dead breaker can leave that is not broken the
- *   same way; any number below OUR_MAX is ours (the 0.2 lock's marks included). A row at or above
- *   OUR_MAX, or kept in another mode, is another node's (Remove Duplicates with Scope Workflow):
- *   nothing is deleted, the run stops with a clear error.
+ *   deleted by a taker that has failed to insert for the lease (30 s, times 1 to 1.5 at random,
+ *   so that takers that started together do not break together) without a pause of its own and
+ *   without seeing the node's history change (a live holder writes it). No mark is written first,
+ *   so no value is left that is not broken the same way; any number below OUR_MAX is ours (the
+ *   marks of the 0.2 lock included). A row at or above OUR_MAX, or kept in another mode, is
+ *   another node's (Remove Duplicates with Scope Workflow): nothing is deleted, the run stops.
  *
- * What is assumed (see docs/duplicate-protection.md): a wrong break (a live holder, or two
- * breakers at once) makes the victim stop at its next check, before it writes; what no check
- * can catch is a break that lands between a holder's check and the write that follows it (one
- * store call), which needs the break, the breaker's insert and its own check inside that call.
+ * What is assumed is in docs/duplicate-protection.md ("What is assumed, exactly").
  */
 const LOW = Number.MIN_SAFE_INTEGER;
-const BAND_SIZE = 2 ** 20;
-const BANDS = 2 ** 30;
-/** Every number below this is one of ours (LOW, a band, or a mark of the 0.2 lock: LOW + 1 to LOW + 3). */
-const OUR_MAX = LOW + BAND_SIZE * (BANDS + 2);
+/** Every number below this is one of ours (LOW, or a mark of the 0.2 lock: LOW + 1 to LOW + 3). */
+const OUR_MAX = LOW + 2 ** 50;
 const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 
 /** Exported so that tests can shorten them; the defaults hold for production. */
@@ -47,6 +40,8 @@ export const lockTiming = {
 	/** A taker that failed this long, with no pause over `maxPauseMs` between an answer and its next try, breaks the lock. */
 	leaseMs: 30_000,
 	maxPauseMs: 5_000,
+	/** Before breaking, the taker looks at the history once more this much later (see acquire). */
+	breakConfirmMs: 1_000,
 	/** A taker gives up (nothing sent) after this long. */
 	giveUpAfterMs: 100_000,
 	/** A wait this long is said on the run (an execution hint). */
@@ -63,7 +58,7 @@ const SENT_NOTHING = 'Nothing was sent.';
 export class HistoryLockError extends NodeOperationError {}
 
 export interface HeldLock {
-	/** Before a write: throws when the lock has been held too long or is no longer this holder's. */
+	/** Before a write: throws when the lock has been held too long or its row was deleted meanwhile. */
 	check(): Promise<void>;
 }
 
@@ -77,7 +72,7 @@ export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: He
 		const waitStarted = Date.now();
 		// A database call that never answers (a connection lost without a word) must not hold up
 		// every later execution of this workflow in this process: each step has a deadline.
-		const band = await within(acquire(ctx), lockTiming.giveUpAfterMs + lockTiming.holdLimitMs, () => notTaken(ctx));
+		await within(acquire(ctx), lockTiming.giveUpAfterMs + lockTiming.holdLimitMs, () => notTaken(ctx));
 		const acquiredAt = Date.now();
 		tellWait(ctx, acquiredAt - waitStarted);
 		let stopped = false;
@@ -94,21 +89,21 @@ export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: He
 		const checkClock = () => {
 			if (stopped || Date.now() - acquiredAt > lockTiming.holdLimitMs) throw overrun();
 		};
-		const checkOwner = async () => {
+		const checkHeld = async () => {
 			checkClock();
-			if (!(await within(band.isMine(), acquiredAt + lockTiming.holdLimitMs - Date.now(), overrun))) {
+			if (!(await within(stillThere(ctx), acquiredAt + lockTiming.holdLimitMs - Date.now(), overrun))) {
 				stopped = true;
 				throw lost(ctx);
 			}
 		};
 		try {
-			const result = await within(task({ check: checkOwner }), acquiredAt + lockTiming.holdLimitMs - Date.now(), overrun);
-			// Once more after the last write: a write that may have met another holder's is not taken as done.
-			await checkOwner();
+			const result = await within(task({ check: checkHeld }), acquiredAt + lockTiming.holdLimitMs - Date.now(), overrun);
+			// Once more after the last write: a run whose row was deleted meanwhile is not taken as done.
+			await checkHeld();
 			return result;
 		} finally {
-			// Only a holder that saw its own row deletes it: after an overrun or a lost lock the row may be
-			// another holder's (a row left behind is broken by the next taker after the lease).
+			// After an overrun or a lost lock the row may be another holder's: leave it (a row left behind
+			// is broken by the next taker after the lease).
 			if (!stopped) {
 				await within(release(ctx), lockTiming.holdLimitMs, () => new Error('no answer within the hold limit')).catch((error: Error) =>
 					ctx.addExecutionHints?.({
@@ -122,42 +117,11 @@ export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: He
 	});
 }
 
-/** A taker's band: the numbers it writes to say the row is its own. */
-class Band {
-	private readonly start = LOW + BAND_SIZE * (1 + Math.floor(Math.random() * BANDS));
-	private next = 0;
-
-	constructor(private readonly ctx: IExecuteFunctions) {}
-
-	/**
-	 * Writes the band's next number and says whether the row was this holder's: in its band, or
-	 * (just after the insert) LOW. A missing row is inserted by the call: then it was lost.
-	 * A row found at LOW after the stamp is either another taker's write-back of what it read just
-	 * after the insert (common) or a row another execution inserted after this one's was deleted
-	 * (rare): the call stamped it again, and a second look tells, since that other execution
-	 * stamps its own band at once and one of the two then finds the row not its own.
-	 */
-	async isMine(justInserted = false): Promise<boolean> {
-		const seen = await this.look();
-		if (seen === 'low' && !justInserted) {
-			await sleep(lockTiming.pollMaxMs);
-			return (await this.look()) === 'mine';
-		}
-		return seen === 'mine' || (seen === 'low' && justInserted);
-	}
-
-	private async look(): Promise<'mine' | 'low' | 'lost'> {
-		const mark = this.start + ++this.next;
-		const added = await lockCall(this.ctx, [LOW, LOW + 1, this.start - 1, mark]);
-		if (added === 'inserted') {
-			// Deleted since (a breaker, a late release): the row now holds this band's number; it is not ours to keep.
-			await release(this.ctx);
-			return 'lost';
-		}
-		if (!added.has(mark)) return 'lost'; // at or above the mark: another's band, or another node's number
-		if (!added.has(this.start - 1)) return 'mine'; // in the band, below the mark
-		return added.has(LOW + 1) ? 'low' : 'lost'; // LOW, or below the band: another's band, a mark of the 0.2 lock
-	}
+/** Whether the row is still there: a check inserts it where it was deleted, and then deletes it again (not ours to keep). */
+async function stillThere(ctx: IExecuteFunctions): Promise<boolean> {
+	if ((await lockCall(ctx, [LOW])) !== 'inserted') return true;
+	await release(ctx);
+	return false;
 }
 
 function tellWait(ctx: IExecuteFunctions, waitedMs: number): void {
@@ -220,15 +184,15 @@ function notTaken(ctx: IExecuteFunctions): HistoryLockError {
 function lost(ctx: IExecuteFunctions): HistoryLockError {
 	return new HistoryLockError(
 		ctx.getNode(),
-		"Duplicate protection lost its lock on n8n's history while it held it (another execution broke it, or a Remove Duplicates node of this workflow cleared it)",
+		"Duplicate protection lost its lock on n8n's history while it held it (its row was deleted: another execution broke it, a late release, or a Remove Duplicates node of this workflow cleared it)",
 		{
 			description: `${SENT_NOTHING} This run stopped before its next write and before sending: another execution may have written the history meanwhile. Campaigns this wave had recorded stay recorded as possibly sent: check them in LBA Ads before sending them again with Resend.`,
 		},
 	);
 }
 
-/** Takes the lock: inserts the row, or breaks a row left behind once the lease has passed; returns the holder's band. */
-async function acquire(ctx: IExecuteFunctions): Promise<Band> {
+/** Takes the lock: inserts the row, or breaks a row left behind once the lease has passed. */
+async function acquire(ctx: IExecuteFunctions): Promise<void> {
 	const started = Date.now();
 	let failingSince = started;
 	let lastAnswer = started;
@@ -248,12 +212,18 @@ async function acquire(ctx: IExecuteFunctions): Promise<Band> {
 			if (history !== undefined && now !== history) failingSince = lastAnswer;
 			history = now;
 		}
-		if (taken === 'inserted') {
-			const band = new Band(ctx);
-			const mine = await band.isMine(true);
+		if (taken === 'inserted') return;
+		if (Date.now() - failingSince >= leaseMs) {
+			// One more look, a moment later: a taker that broke the row just before this one has taken the
+			// lock and is writing its first entries now; this one must not delete that taker's fresh row.
+			await sleep(lockTiming.breakConfirmMs);
+			const now = await historySize(ctx);
 			lastAnswer = Date.now();
-			if (mine) return band;
-		} else if (Date.now() - failingSince >= leaseMs) {
+			if (history !== undefined && now !== history) {
+				history = now;
+				failingSince = lastAnswer;
+				continue;
+			}
 			await breakLeftOver(ctx);
 			lastAnswer = Date.now();
 			failingSince = lastAnswer;
@@ -267,7 +237,7 @@ async function acquire(ctx: IExecuteFunctions): Promise<Band> {
 /** A row that stayed for the whole lease: ours (any value below OUR_MAX) is deleted; another node's stops the run. */
 async function breakLeftOver(ctx: IExecuteFunctions): Promise<void> {
 	const added = await lockCall(ctx, [LOW, OUR_MAX]);
-	// Missing meanwhile: the call inserted OUR_MAX, which no band reads as its own; deleted below like any row of ours.
+	// Missing meanwhile: the call inserted OUR_MAX; deleted below like any row of ours.
 	if (added !== 'inserted' && !added.has(OUR_MAX)) throw foreignRow(ctx);
 	await release(ctx);
 }

@@ -94,7 +94,7 @@ async function startDelayProxy(targetPort, { scaleMs = 2, shape = 1.2, capMs = 2
 	 * arrived. One pump per direction: two timers due at the same millisecond may fire in either
 	 * order, which would reorder the bytes and leave PostgreSQL's client waiting for ever.
 	 */
-	const relay = (from, to) => {
+	const relay = (from, to, link) => {
 		const queue = [];
 		let pumping = false;
 		let ended = false;
@@ -111,7 +111,8 @@ async function startDelayProxy(targetPort, { scaleMs = 2, shape = 1.2, capMs = 2
 			if (ended && !to.destroyed) to.end();
 		};
 		from.on('data', (chunk) => {
-			queue.push({ due: Date.now() + delay(), chunk });
+			// A frozen connection holds every chunk until it thaws: no drop, then everything in order.
+			queue.push({ due: Math.max(Date.now() + delay(), link.frozenUntil), chunk });
 			void pump();
 		});
 		from.on('end', () => {
@@ -121,12 +122,16 @@ async function startDelayProxy(targetPort, { scaleMs = 2, shape = 1.2, capMs = 2
 		from.on('error', () => to.destroy());
 	};
 	const sockets = new Set();
+	/** Each client connection and its upstream: what a freeze stops. */
+	const links = new Set();
 	const server = net.createServer((client) => {
 		const upstream = net.connect(targetPort, '127.0.0.1');
+		const link = { frozenUntil: 0 };
+		links.add(link);
 		sockets.add(client).add(upstream);
-		for (const socket of [client, upstream]) socket.on('close', () => sockets.delete(socket));
-		relay(client, upstream);
-		relay(upstream, client);
+		for (const socket of [client, upstream]) socket.on('close', () => (sockets.delete(socket), links.delete(link)));
+		relay(client, upstream, link);
+		relay(upstream, client, link);
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
@@ -141,6 +146,37 @@ async function startDelayProxy(targetPort, { scaleMs = 2, shape = 1.2, capMs = 2
 			async stop() {
 				state.slow = false;
 			},
+		},
+		/**
+		 * An adversary that freezes one connection (chosen at random among the open ones) for `freezeMs`
+		 * at random moments, `gapMinMs` to `gapMaxMs` apart: a connection that stalls without dropping,
+		 * whose statements land late. It counts a freeze only when there was a connection to freeze.
+		 */
+		freezer({ freezeMs = 25_000, gapMinMs = 2_000, gapMaxMs = 15_000 } = {}) {
+			const frozen = { freezes: 0, frozenMs: 0 };
+			let running = false;
+			let loop;
+			return {
+				name: `one PostgreSQL connection of the workers frozen for ${freezeMs / 1000} s (no drop) at random moments`,
+				state: frozen,
+				async start() {
+					running = true;
+					loop = (async () => {
+						while (running) {
+							await sleep(gapMinMs + Math.random() * (gapMaxMs - gapMinMs));
+							const open = [...links].filter((link) => link.frozenUntil < Date.now());
+							if (!running || !open.length) continue;
+							open[Math.floor(Math.random() * open.length)].frozenUntil = Date.now() + freezeMs;
+							frozen.freezes++;
+							frozen.frozenMs += freezeMs;
+						}
+					})();
+				},
+				async stop() {
+					running = false;
+					await loop;
+				},
+			};
 		},
 		async close() {
 			for (const socket of sockets) socket.destroy();

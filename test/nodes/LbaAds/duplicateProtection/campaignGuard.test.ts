@@ -220,24 +220,24 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 	it('store calls are batched per wave of 4 x concurrency items: one history call to claim and one to settle, each under one take and release of the lock', async () => {
 		const many = Array.from({ length: 40 }, (_, index) => ({ name: `batch-${index}` }));
 		await runNode(context, { ...byName, options: { concurrency: 10 } }, many, { workflowId });
-		// One wave: the lock taken twice (claim, settle). Each take is an insert and a check that stamps the
-		// holder's number, each later write is preceded by a check, and a final check precedes the release:
-		// claim = 3 calls on the workflow's row (one history write), settle = 4 (two history writes).
-		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 7, clearAllProcessedItems: 2 });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 7 + 2, removeProcessed: 1 });
+		// One wave: the lock taken twice (claim, settle). Each take is an insert, each write after the first is
+		// preceded by a check that the row is still there, and a final check precedes the release:
+		// claim = 2 calls on the workflow's row (one history write), settle = 3 (two history writes).
+		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 5, clearAllProcessedItems: 2 });
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 5 + 2, removeProcessed: 1 });
 		// Per campaign its key, its retry key and their "created" marks; and the mark of a history this version started.
 		expect(store.entries(workflowId, 'lba')).toHaveLength(161);
 		store.reset();
 		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
 		// Two waves: twice as many calls, whatever the number of items.
-		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 14, clearAllProcessedItems: 4 });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 14 + 4, removeProcessed: 2 });
+		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 10, clearAllProcessedItems: 4 });
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 10 + 4, removeProcessed: 2 });
 		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
-		// The re-run's two waves each take the lock once (insert, stamp), claim, ask for the "created" marks and take out
-		// the retry keys and "sending" marks the claim recorded for campaigns it does not send (a check before each of
-		// those two writes, and a final one): 5 calls on the workflow's row and 2 + 1 on the history per wave; nothing to settle.
-		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 14 + 10, clearAllProcessedItems: 6 });
-		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 18 + 10 + 4, removeProcessed: 4 });
+		// The re-run's two waves each take the lock once, claim, ask for the "created" marks and take out the retry
+		// keys and "sending" marks the claim recorded for campaigns it does not send (a check before each of those
+		// two writes, and a final one): 4 calls on the workflow's row and 2 + 1 on the history per wave; nothing to settle.
+		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 10 + 8, clearAllProcessedItems: 6 });
+		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 14 + 8 + 4, removeProcessed: 4 });
 		expect(store.entries(`${workflowId}-b`, 'lba')).toHaveLength(161);
 		// The lock row is gone between runs.
 		expect(store.rows.has(`${workflowId}-b|`)).toBe(false);
@@ -305,7 +305,7 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 	let timing: Record<string, number>;
 	beforeEach(() => {
 		timing = { ...lockTiming };
-		Object.assign(lockTiming, { leaseMs: 600, maxPauseMs: 5_000 });
+		Object.assign(lockTiming, { leaseMs: 600, breakConfirmMs: 20, maxPauseMs: 5_000 });
 	});
 	afterEach(() => Object.assign(lockTiming, timing));
 
