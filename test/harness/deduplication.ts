@@ -45,6 +45,8 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	nodeRowCallsBeforeFailure: number | undefined;
 	/** While set, calls on a node's row wait for it after their read: a database that does not answer. */
 	nodeRowsBlockedUntil: Promise<void> | undefined;
+	/** The same for a workflow's row (the lock's). */
+	workflowRowsBlockedUntil: Promise<void> | undefined;
 
 	static hash(value: DeduplicationItemTypes): string {
 		return createHash('md5').update(value.toString()).digest('base64');
@@ -65,6 +67,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	reset() {
 		this.rows.clear();
 		this.nodeRowsBlockedUntil = undefined;
+		this.workflowRowsBlockedUntil = undefined;
 		this.nodeRowCallsBeforeFailure = undefined;
 		this.workflowRowDeleteDelayMs = 0;
 		for (const key of Object.keys(this.calls) as Array<keyof typeof this.calls>) this.calls[key] = 0;
@@ -82,6 +85,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		const copy = row ? { mode: row.mode, data: Array.isArray(row.data) ? [...row.data] : row.data } : undefined;
 		await new Promise((resolve) => (this.rmwDelayMs > 0 ? setTimeout(resolve, this.rmwDelayMs) : setImmediate(resolve)));
 		if (this.nodeRowsBlockedUntil && key.includes('|n:')) await this.nodeRowsBlockedUntil;
+		if (this.workflowRowsBlockedUntil && key.endsWith('|')) await this.workflowRowsBlockedUntil;
 		return copy;
 	}
 

@@ -205,21 +205,21 @@ async function acquire(ctx: IExecuteFunctions): Promise<void> {
 		if (Date.now() - lastAnswer > lockTiming.maxPauseMs) failingSince = Date.now();
 		const taken = await lockCall(ctx, [LOW]);
 		lastAnswer = Date.now();
-		if (taken !== 'inserted' && Date.now() - failingSince >= lockTiming.leaseMs / 10) {
+		if (taken === 'inserted') return;
+		if (Date.now() - failingSince >= lockTiming.leaseMs / 10) {
 			// A holder that writes the history is alive: the lease counts from its last write seen (a read, no write).
 			const now = await historySize(ctx);
 			lastAnswer = Date.now();
 			if (history !== undefined && now !== history) failingSince = lastAnswer;
 			history = now;
 		}
-		if (taken === 'inserted') return;
 		if (Date.now() - failingSince >= leaseMs) {
 			// One more look, a moment later: a taker that broke the row just before this one has taken the
 			// lock and is writing its first entries now; this one must not delete that taker's fresh row.
 			await sleep(lockTiming.breakConfirmMs);
 			const now = await historySize(ctx);
 			lastAnswer = Date.now();
-			if (history !== undefined && now !== history) {
+			if (now !== history) {
 				history = now;
 				failingSince = lastAnswer;
 				continue;
