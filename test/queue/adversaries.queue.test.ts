@@ -206,7 +206,8 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 	}, TEST_TIMEOUT_MS);
 
 	adversaryTest('frozen')('one PostgreSQL connection frozen for 25 s at random moments, then every payload replayed once: nothing sent twice, no record lost', async () => {
-		const adversary = proxy.freezer();
+		// The first freeze comes within seconds: the round lasts about as long as the freezes make it.
+		const adversary = proxy.freezer({ gapMinMs: 1_000, gapMaxMs: 6_000 });
 		const counts = await pairsUnder('frozen', adversary);
 		expect(adversary.state.freezes).toBeGreaterThan(0);
 		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
@@ -230,12 +231,12 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 	}
 
 	adversaryTest('leftover')('a lock row left behind (a killed holder) before each batch of same-moment pairs: every campaign sent once, none lost', async () => {
-		let left = 0;
-		const counts = await pairsUnder('leftover', undefined, async () => {
+		const leftover = { name: 'a lock row left behind (LOW, as a killed holder leaves it) before each batch of pairs', state: { rowsLeft: 0 }, start: async () => {}, stop: async () => {} };
+		const counts = await pairsUnder('leftover', leftover, async () => {
 			await leaveLockRow(Number.MIN_SAFE_INTEGER);
-			left++;
+			leftover.state.rowsLeft++;
 		});
-		expect(left).toBeGreaterThan(0);
+		expect(leftover.state.rowsLeft).toBeGreaterThan(0);
 		expect(counts.onTwoWorkers).toBeGreaterThan(0);
 		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
 	}, TEST_TIMEOUT_MS + PAIRS * 15_000);
