@@ -205,7 +205,8 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
 	}, TEST_TIMEOUT_MS);
 
-	adversaryTest('frozen')('one PostgreSQL connection frozen for 25 s at random moments, then every payload replayed once: nothing sent twice, no record lost', async () => {
+	// Only in `npm run test:queue:adversaries` (or LBA_ADVERSARY_ONLY=frozen): not yet shown to act within a CI-sized round.
+	(PAIRS >= 100 || only?.has('frozen') ? adversaryTest('frozen') : test.skip)('one PostgreSQL connection frozen for 25 s at random moments, then every payload replayed once: nothing sent twice, no record lost', async () => {
 		// The first freeze comes within seconds: the round lasts about as long as the freezes make it.
 		const adversary = proxy.freezer({ gapMinMs: 1_000, gapMaxMs: 6_000 });
 		const counts = await pairsUnder('frozen', adversary);
