@@ -67,6 +67,10 @@ describe('the supported n8n range', () => {
 		const row = compatDoc.split('\n').find((line) => line.startsWith(`| **${highest}** |`));
 		expect(row).toBeDefined();
 		expect(row!.split(' | ')[2]).toBe('supported');
+		// "supported" only where every suite passed: each suite's cell is a pass (not an empty list of cells).
+		const suites = row!.replace(/ \|$/, '').split(' | ').slice(3);
+		expect(suites.length).toBeGreaterThanOrEqual(7);
+		expect(suites.filter((cell) => !cell.startsWith('✅'))).toEqual([]);
 	});
 
 	it("shows the compatibility runs' table in the README's Supported n8n versions, as in docs/compatibility.md", () => {
