@@ -1,15 +1,20 @@
 // Duplicate protection in real queue mode under adversaries: n8n 2.40.7 as main + 2 workers,
 // PostgreSQL and Redis on loopback, the packed package and the sandbox. Pairs of identical
 // webhook calls are fired at the same moment (several pairs at once), each call creating the
-// same 5 campaigns, while the host is busy, while workers are paused and resumed at random, and
-// while the workers' database connections are slowed. The sandbox's journal is the judge:
-// campaigns sent twice, and campaigns neither sent nor reported to their caller.
+// same 5 campaigns, on a calm host, then while the host is busy, workers are paused (briefly, or
+// the lock's holder for longer than the lease), a database connection freezes or all are slowed,
+// and with a lock row left behind. The sandbox's journal, read once no execution runs, is the
+// judge: every campaign sent once, or, where a call failed and its caller was told, at most once;
+// an answer never claims a send the journal lacks. Each round must show that it competed (a pair
+// on two workers, a twin held back) and that its adversary acted (seen stopped, CPU time used,
+// statements held, rows broken).
 //
 //   npm run test:queue                 a few pairs per adversary (CI)
 //   npm run test:queue:adversaries     1,000 pairs per adversary, figures printed (over an hour on 2 cores)
 //
 // Figures go to artifacts/queue/adversaries.md.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 import * as e2e from '../e2e/lib';
@@ -17,13 +22,15 @@ import * as e2e from '../e2e/lib';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startQueueN8n } = require('./lib/queue-n8n');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { busyHost, pausedWorkers, startDelayProxy } = require('./lib/adversaries');
+const { busyHost, pausedWorkers, longPauses, startDelayProxy } = require('./lib/adversaries');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { campaignsWorkflow } = require('./lib/workflows');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { countPairs, verdict } = require('./lib/accounting');
 
 type Json = Record<string, any>;
 type Answer = { status: number; body: unknown; ms: number };
-type Adversary = { name: string; start(): Promise<void>; stop(): Promise<void>; state?: Json };
+type Adversary = { name: string; start(): Promise<void>; stop(): Promise<void>; state?: Json; needsMorePairs?: () => boolean };
 
 const describeQueue = e2e.describeWhen('LBA_QUEUE');
 const PAIRS = Number(process.env.LBA_ADVERSARY_PAIRS ?? 16);
@@ -32,7 +39,7 @@ const PAIRS_AT_ONCE = Number(process.env.LBA_ADVERSARY_PAIRS_AT_ONCE ?? 4);
 const CAMPAIGNS_PER_CALL = 5;
 /** Long runs take their time on a busy 2-core host: about 3 s per pair at worst, plus start-up. */
 const TEST_TIMEOUT_MS = 120_000 + PAIRS * 3_000;
-/** `LBA_ADVERSARY_ONLY=busy,paused,slowdb` runs only those (calm is the baseline). */
+/** `LBA_ADVERSARY_ONLY=calm,busy,paused,longpause,frozen,leftover,stuck,slowdb` runs only those. */
 const only = process.env.LBA_ADVERSARY_ONLY ? new Set(process.env.LBA_ADVERSARY_ONLY.split(',')) : undefined;
 const adversaryTest = (key: string) => (!only || only.has(key) ? test : test.skip);
 const workflow = campaignsWorkflow({ id: 'queueAdversaryCampaigns', webhookPath: 'adversary-campaigns', withExecutionId: true });
@@ -70,6 +77,11 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 		queue = await startQueueN8n('adversaries', {
 			workers: 2,
 			concurrency: 5,
+			// n8n's own job lock (Bull, 30 s by default) is raised above the longest pause below. n8n 2.40.7
+			// runs Bull with maxStalledCount 0: a job whose worker stops for over 30 s is failed, and its
+			// webhook caller never gets an answer (seen: 2 of 32 calls in the first long-pause round).
+			// That is n8n's matter; this suite tests duplicate protection's lock.
+			env: { QUEUE_WORKER_LOCK_DURATION: '120000' },
 			workflows: [workflow],
 			workerEnv: async ({ postgres }: { postgres: { port: number } }) => {
 				proxy = await startDelayProxy(postgres.port);
@@ -96,8 +108,10 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 				'',
 				`${PAIRS} pairs per adversary, ${PAIRS_AT_ONCE} pairs at once; each call creates the same ${CAMPAIGNS_PER_CALL} campaigns as its twin.`,
 				'',
-				'| adversary | pairs | pairs on two workers | campaigns | sent twice | neither sent nor reported | calls that failed (reported) | held back as "may have been created" | time | what the adversary did |',
-				'|---|---|---|---|---|---|---|---|---|---|',
+				'Counted from the sandbox\'s journal, read once no execution of the workflow is running. "Not sent, caller told": a call of the pair failed or its item is an error. "Not sent, not told": held back by both calls, or held back by one while its twin did not send it (a loss). "Claimed, not sent": an answer says Published for a campaign the journal does not hold. "Held back": items skipped because their twin had them (of which "may have been created").',
+				'',
+				'| adversary | pairs | pairs on two workers | campaigns | sent once | sent twice | not sent, caller told | not sent, not told | claimed, not sent | calls that failed | held back (may have been created) | time | what the adversary did |',
+				'|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 				...figures,
 			].join('\n');
 			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'queue'));
@@ -127,15 +141,28 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 		return { pending, stop: () => clearInterval(timer) };
 	}
 
-	/** Fires the pairs under `adversary`, then reads the journal; returns the counts. */
-	async function pairsUnder(label: string, adversary: Adversary | undefined, beforeBatch?: () => Promise<void>) {
+	/** Waits until no execution of the workflow is new or running: a late send must reach the journal before it is read. */
+	async function settled(): Promise<void> {
+		for (const deadline = Date.now() + 300_000; ; ) {
+			const running = Number(await queue.postgres.sql(`SELECT count(*) FROM execution_entity WHERE "workflowId" = '${workflow.id}' AND status IN ('new', 'running')`));
+			if (running === 0) return;
+			if (Date.now() > deadline) throw new Error(`${running} executions still running 5 minutes after the last answer`);
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+		}
+	}
+
+	/**
+	 * Fires the pairs under `adversary` (and more while `adversary.needsMorePairs()` says so), waits
+	 * until no execution runs, then reads the journal; returns what was sent against what was said.
+	 */
+	async function pairsUnder(label: string, adversary: Adversary | undefined, { beforeBatch, atOnce = PAIRS_AT_ONCE }: { beforeBatch?: () => Promise<void>; atOnce?: number } = {}) {
 		const started = Date.now();
 		const results: Array<{ pair: number; answers: Answer[] }> = [];
 		const watch = stallWatch(label);
 		await adversary?.start();
 		try {
-			for (let first = 1; first <= PAIRS; first += PAIRS_AT_ONCE) {
-				const batch = Array.from({ length: Math.min(PAIRS_AT_ONCE, PAIRS - first + 1) }, (_, i) => first + i);
+			for (let first = 1; first <= PAIRS || (adversary?.needsMorePairs?.() && first <= 4 * PAIRS); first += atOnce) {
+				const batch = Array.from({ length: atOnce }, (_, i) => first + i).filter((pair) => pair <= PAIRS || first > PAIRS);
 				await beforeBatch?.();
 				await Promise.all(
 					batch.map(async (pair) => {
@@ -150,77 +177,74 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 			watch.stop();
 			await adversary?.stop();
 		}
+		await settled();
 		const seconds = (Date.now() - started) / 1000;
 		const journal: Array<{ request: { name: string } }> = ((await (await fetch(`${queue.sandbox.url}/_sandbox/campaigns`)).json()) as Json).campaigns;
 		const sent = new Map<string, number>();
 		for (const campaign of journal) if (campaign.request.name.startsWith(`${label}-`)) sent.set(campaign.request.name, (sent.get(campaign.request.name) ?? 0) + 1);
 
-		let twice = 0;
-		let unaccounted = 0;
-		let failedCalls = 0;
-		let heldBack = 0;
-		let onTwoWorkers = 0;
-		const failures: string[] = [];
-		for (const { pair, answers } of results) {
-			const items = answers.map((answer) => (answer.status === 200 && Array.isArray(answer.body) ? (answer.body as Json[]) : undefined));
-			for (const [index, answer] of answers.entries()) {
-				if (!items[index]) {
-					failedCalls++;
-					if (failures.length < 3) failures.push(`HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
-				}
-			}
-			const workers = new Set(items.filter(Boolean).map((list) => queue.workerOf(String(list![0]?.executionId))));
-			if (workers.size === 2) onTwoWorkers++;
-			for (let i = 0; i < CAMPAIGNS_PER_CALL; i++) {
-				const count = sent.get(`${label}-${pair}-${i + 1}`) ?? 0;
-				twice += Math.max(0, count - 1);
-				const reported = items.some((list) => !list || list[i]?.error !== undefined || (list[i]?.skipped && list[i]?.earlierOutcome === 'unknown'));
-				if (count === 0 && !reported) unaccounted++;
-				heldBack += items.filter((list) => list?.[i]?.skipped && list[i].earlierOutcome === 'unknown').length;
-			}
-		}
-		const did = adversary?.state ? JSON.stringify(adversary.state, (key, value) => (typeof value === 'number' ? Math.round(value) : value)) : '';
+		const counts = countPairs(results, sent, { label, campaignsPerCall: CAMPAIGNS_PER_CALL, workerOf: queue.workerOf });
+		const did = adversary?.state ? JSON.stringify(adversary.state, (key, value) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value)) : '';
 		figures.push(
-			`| ${adversary?.name ?? 'none (calm host)'} | ${results.length} | ${onTwoWorkers} | ${results.length * CAMPAIGNS_PER_CALL} | ${twice} | ${unaccounted} | ${failedCalls}${failures.length ? ` (${failures.join('; ')})` : ''} | ${heldBack} | ${seconds.toFixed(0)} s | ${did} |`,
+			`| ${adversary?.name ?? 'none (calm host)'} | ${counts.pairs} | ${counts.onTwoWorkers} | ${counts.campaigns} | ${counts.sentOnce} | ${counts.twice} | ${counts.notSentCallerTold} | ${counts.unaccounted} | ${counts.falseReports} | ${counts.failedCalls}${counts.failures.length ? ` (${counts.failures.join('; ')})` : ''} | ${counts.heldBack} (${counts.mayHaveBeen}) | ${seconds.toFixed(0)} s | ${did} |`,
 		);
-		return { twice, unaccounted, onTwoWorkers, created: sent.size };
+		return counts;
 	}
 
-	adversaryTest('calm')('calm host: every campaign sent once', async () => {
-		const counts = await pairsUnder('calm', undefined);
-		expect(counts.onTwoWorkers).toBeGreaterThan(0);
-		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+	/** The round competed and every campaign was sent once, or at most once where its caller was told (lib/accounting.js). */
+	function expectEachSentOnce(counts: Json, { calm = false } = {}) {
+		expect(verdict(counts, { calm })).toEqual([]);
+	}
+
+	adversaryTest('calm')('calm host: every campaign sent once, no call fails', async () => {
+		expectEachSentOnce(await pairsUnder('calm', undefined), { calm: true });
 	}, TEST_TIMEOUT_MS);
 
-	adversaryTest('busy')('CPU saturated by busy processes: every campaign sent once, none lost', async () => {
-		const counts = await pairsUnder('busy', busyHost({ count: 3 }));
-		expect(counts.onTwoWorkers).toBeGreaterThan(0);
-		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+	adversaryTest('busy')('CPU saturated by busy processes (cores + 1): every campaign sent once, none lost', async () => {
+		const adversary = busyHost();
+		const counts = await pairsUnder('busy', adversary);
+		expect(adversary.state.spinners).toBe(os.cpus().length + 1);
+		// The spinners ran: together at least a core's worth of the round.
+		expect(adversary.state.spinnerCpuSeconds).toBeGreaterThan(adversary.state.seconds * 0.5);
+		expectEachSentOnce(counts);
 	}, TEST_TIMEOUT_MS);
 
 	adversaryTest('paused')('workers paused and resumed at random (0.2 to 3 s): every campaign sent once, none lost', async () => {
 		const adversary = pausedWorkers(() => queue.workers);
 		const counts = await pairsUnder('paused', adversary);
 		expect(adversary.state.pauses).toBeGreaterThan(0);
-		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+		expectEachSentOnce(counts);
 	}, TEST_TIMEOUT_MS);
 
-	// Only in `npm run test:queue:adversaries` (or LBA_ADVERSARY_ONLY=frozen): not yet shown to act within a CI-sized round.
-	(PAIRS >= 100 || only?.has('frozen') ? adversaryTest('frozen') : test.skip)('one PostgreSQL connection frozen for 25 s at random moments, then every payload replayed once: nothing sent twice, no record lost', async () => {
-		// The first freeze comes within seconds: the round lasts about as long as the freezes make it.
-		const adversary = proxy.freezer({ gapMinMs: 1_000, gapMaxMs: 6_000 });
+	/** The workflow's lock row's creation time, or '' when there is none. */
+	const lockRow = async () => String(await queue.postgres.sql(`SELECT "createdAt" FROM processed_data WHERE "workflowId" = '${workflow.id}' AND context = ''`)).trim();
+
+	adversaryTest('longpause')("the lock's holder stopped for 60 s, longer than the lease: its row is broken, nothing sent twice, none lost", async () => {
+		const adversary = longPauses(() => queue.workers, lockRow, { holderPauses: PAIRS >= 100 ? 5 : 1 });
+		const counts = await pairsUnder('longpause', { ...adversary, needsMorePairs: () => adversary.state.holderPauses < (PAIRS >= 100 ? 5 : 1) });
+		expect(adversary.state.holderPauses).toBeGreaterThan(0);
+		// The other worker's waiting executions suspected the stopped holder and broke its row.
+		expect(adversary.state.breaksSeen).toBeGreaterThan(0);
+		expectEachSentOnce(counts);
+	}, TEST_TIMEOUT_MS + 10 * 90_000);
+
+	adversaryTest('frozen')('one busy PostgreSQL connection frozen for 25 s at random moments, then every payload replayed once: nothing sent twice, no record lost', async () => {
+		const adversary = proxy.freezer({ gapMinMs: PAIRS >= 100 ? 5_000 : 60_000, gapMaxMs: PAIRS >= 100 ? 20_000 : 60_000 });
 		const counts = await pairsUnder('frozen', adversary);
 		expect(adversary.state.freezes).toBeGreaterThan(0);
-		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+		// A freeze held statements of a connection in use, not an idle one.
+		expect(adversary.state.heldChunks).toBeGreaterThan(0);
+		expectEachSentOnce(counts);
 		// Every payload once more: a campaign whose record was lost would go out a second time.
-		for (let first = 1; first <= PAIRS; first += PAIRS_AT_ONCE) {
-			const batch = Array.from({ length: Math.min(PAIRS_AT_ONCE, PAIRS - first + 1) }, (_, i) => first + i);
+		for (let first = 1; first <= counts.pairs; first += PAIRS_AT_ONCE) {
+			const batch = Array.from({ length: Math.min(PAIRS_AT_ONCE, counts.pairs - first + 1) }, (_, i) => first + i);
 			await Promise.all(batch.map((pair) => callWebhook({ prefix: `frozen-${pair}`, count: CAMPAIGNS_PER_CALL })));
 		}
+		await settled();
 		const journal: Array<{ request: { name: string } }> = ((await (await fetch(`${queue.sandbox.url}/_sandbox/campaigns`)).json()) as Json).campaigns;
 		const names = journal.map((campaign) => campaign.request.name).filter((name) => name.startsWith('frozen-'));
 		const replayTwice = names.length - new Set(names).size;
-		figures.push(`| replay of every frozen-round payload once | ${PAIRS} calls | - | ${PAIRS * CAMPAIGNS_PER_CALL} | ${replayTwice} | - | - | - | - | after the freezes |`);
+		figures.push(`| replay of every frozen-round payload once | ${counts.pairs} calls | - | ${counts.campaigns} | - | ${replayTwice} | - | - | - | - | - | - | after the freezes |`);
 		expect(replayTwice).toBe(0);
 	}, TEST_TIMEOUT_MS + PAIRS * 10_000);
 
@@ -232,14 +256,17 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 	}
 
 	adversaryTest('leftover')('a lock row left behind (a killed holder) before each batch of same-moment pairs: every campaign sent once, none lost', async () => {
-		const leftover = { name: 'a lock row left behind (LOW, as a killed holder leaves it) before each batch of pairs', state: { rowsLeft: 0 }, start: async () => {}, stop: async () => {} };
-		const counts = await pairsUnder('leftover', leftover, async () => {
-			await leaveLockRow(Number.MIN_SAFE_INTEGER);
-			leftover.state.rowsLeft++;
+		const leftover = { name: 'a lock row left behind (LOW, as a killed holder leaves it) before each batch of pairs (at least 8 pairs a batch)', state: { rowsLeft: 0 }, start: async () => {}, stop: async () => {} };
+		// 8 pairs (16 takers) at least on each row left behind: each batch waits out the lease once.
+		const counts = await pairsUnder('leftover', leftover, {
+			atOnce: Math.max(PAIRS_AT_ONCE, 8),
+			beforeBatch: async () => {
+				await leaveLockRow(Number.MIN_SAFE_INTEGER);
+				leftover.state.rowsLeft++;
+			},
 		});
 		expect(leftover.state.rowsLeft).toBeGreaterThan(0);
-		expect(counts.onTwoWorkers).toBeGreaterThan(0);
-		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+		expectEachSentOnce(counts);
 	}, TEST_TIMEOUT_MS + PAIRS * 15_000);
 
 	const LEFT_VALUES: Array<[string, number]> = [
@@ -249,8 +276,9 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 		['LOW + 3 (the 0.2 lock: a breaker that died)', Number.MIN_SAFE_INTEGER + 3],
 		["a holder's band number", Number.MIN_SAFE_INTEGER + 2 ** 20 * 4_321 + 9],
 	];
-	// CI runs two of them; `npm run test:queue:adversaries` all five.
-	const leftValues = PAIRS >= 100 ? LEFT_VALUES : [LEFT_VALUES[0], LEFT_VALUES[3]];
+	// CI runs the one the 0.2 lock never recovered (LOW itself is left before every batch of the
+	// round above); `npm run test:queue:adversaries` all five.
+	const leftValues = PAIRS >= 100 ? LEFT_VALUES : [LEFT_VALUES[3]];
 	adversaryTest('stuck').each(leftValues)('a lock row left at %s: the first call waits out the lease, the third is fast, all send', async (label, value) => {
 		await leaveLockRow(value);
 		const times: number[] = [];
@@ -260,7 +288,7 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 			expect((answer.body as Json[]).map((item) => item.status)).toEqual(['Published', 'Published']);
 			times.push(answer.ms);
 		}
-		figures.push(`| lock row left at ${label} | 3 calls, one after another | - | 6 | 0 | 0 | 0 | 0 | ${times.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} | the first waits out the lease (30 to 45 s) |`);
+		figures.push(`| lock row left at ${label} | 3 calls, one after another | - | 6 | 6 | 0 | 0 | 0 | 0 | 0 | 0 | ${times.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} | the first waits out the lease (30 to 45 s) |`);
 		expect(times[0]).toBeGreaterThanOrEqual(29_000);
 		expect(times[2]).toBeLessThan(10_000);
 	}, 180_000);
@@ -268,6 +296,6 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 	adversaryTest('slowdb')('PostgreSQL slowed for the workers (heavy-tailed delay): every campaign sent once, none lost', async () => {
 		const counts = await pairsUnder('slowdb', proxy.adversary);
 		expect(proxy.state.chunks).toBeGreaterThan(0);
-		expect([counts.twice, counts.unaccounted]).toEqual([0, 0]);
+		expectEachSentOnce(counts);
 	}, TEST_TIMEOUT_MS);
 });

@@ -41,3 +41,30 @@ test('the delay proxy delays every chunk yet keeps the bytes of a connection in 
 		echo.close();
 	}
 });
+
+// A pause counts only once every process of the worker was seen stopped: a signal that reached
+// nothing (a worker gone, a wrong pid) must not pass for an adversary that acted.
+test('paused workers: a pause counts when the worker was seen stopped, never when the signal reached nothing', async () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { pausedWorkers } = require('./adversaries');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { spawn } = require('node:child_process');
+	const sleeper = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+	try {
+		const live = pausedWorkers(() => [{ pid: sleeper.pid, exited: () => false }], { minMs: 50, maxMs: 50, gapMinMs: 0, gapMaxMs: 10 });
+		await live.start();
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		await live.stop();
+		expect(live.state.pauses).toBeGreaterThan(0);
+		expect(live.state.signalsNotSeen).toBe(0);
+
+		const gone = pausedWorkers(() => [{ pid: 2 ** 22 + 12_345, exited: () => false }], { minMs: 10, maxMs: 10, gapMinMs: 0, gapMaxMs: 10 });
+		await gone.start();
+		await new Promise((resolve) => setTimeout(resolve, 1_500));
+		await gone.stop();
+		expect(gone.state.signalsNotSeen).toBeGreaterThan(0);
+		expect(gone.state.pauses).toBe(0);
+	} finally {
+		sleeper.kill('SIGKILL');
+	}
+});

@@ -31,7 +31,9 @@ async function startQueueN8n(name, opts = {}) {
 	const sandbox = await startSandbox({ port: 0, quiet: true, ...(opts.sandbox || {}) });
 	const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
 	const shared = makeUserFolder(`lba-queue-${name}-`);
-	await installCommunityPackage(shared, await packPackage(REPO_ROOT, shared.dir));
+	// LBA_PACKAGE_DIR: another built copy of the package (an older commit, a mutated build), to show
+	// that the suites fail on it; by default the repository's own build.
+	await installCommunityPackage(shared, await packPackage(process.env.LBA_PACKAGE_DIR || REPO_ROOT, shared.dir));
 	const env = {
 		...postgres.env,
 		...redis.env,
