@@ -193,7 +193,10 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			const forget = unique([...[...release].flatMap((key) => [key, createdMark(key)]), ...sending]);
 			if (!keep.size && !forget.length) return;
 			await storeCall(ctx, SENT_NOT_RECORDED, async (lock) => {
-				if (keep.size) await ctx.helpers.checkProcessedAndRecord([...marks, ...keep], SCOPE, STORE_OPTIONS);
+				if (keep.size) {
+					const { new: missing } = await ctx.helpers.checkProcessedAndRecord([...marks, ...keep], SCOPE, STORE_OPTIONS);
+					tellErased(ctx, results, claimed, new Set(missing.map(String)));
+				}
 				if (forget.length) {
 					await lock.check();
 					await ctx.helpers.removeProcessed(forget, SCOPE, STORE_OPTIONS);
@@ -201,6 +204,24 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 			});
 		},
 	};
+}
+
+/**
+ * A key recorded at the claim and found missing at settle was erased meanwhile: a late write of
+ * another n8n process (one that read the history before this claim and wrote it back after), or a
+ * Forget Sent. Settling records it again; the run says so, since a run in between may have sent it.
+ */
+function tellErased(ctx: IExecuteFunctions, results: SentResult[], claimed: Map<number, Candidate>, missing: Set<string>): void {
+	const erased = results.filter(({ itemIndex }) => {
+		const candidate = claimed.get(itemIndex);
+		return candidate !== undefined && (missing.has(candidate.key) || missing.has(candidate.retryKey));
+	});
+	if (!erased.length) return;
+	ctx.addExecutionHints?.({
+		message: `Duplicate protection found the records of item${erased.length === 1 ? '' : 's'} ${erased.map(({ itemIndex }) => itemIndex).join(', ')} gone from n8n's history between their claim and their answer (a late write by another n8n process, or Forget Sent meanwhile); they are recorded again now. An execution of this workflow that ran in between may have sent them too: check them in LBA Ads.`,
+		type: 'warning',
+		location: 'outputPane',
+	});
 }
 
 /** A repeat of item `first` in this run, told how `first` ended. */

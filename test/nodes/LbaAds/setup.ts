@@ -48,7 +48,9 @@ export function useSandbox(options: Record<string, unknown> = {}): Context {
 export async function control<T = IDataObject>(context: Context, method: string, path: string, body?: unknown): Promise<T> {
 	const response = await fetch(`${context.sandbox.url}${path}`, {
 		method,
-		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+		// A fresh connection each time: a kept-alive one the sandbox closes as it is reused (its idle
+		// timeout, on a busy machine) fails with ECONNRESET, the test's fault, not the node's.
+		headers: { connection: 'close', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.text();

@@ -206,6 +206,36 @@ describe('what a run says when it stops or repeats', () => {
 	});
 });
 
+describe('a late write that erases this run\'s records', () => {
+	it('is found at settle: the records are written again and the run warns, naming the items', async () => {
+		await runNode(context, byName, [{ name: 'earlier' }], { workflowId });
+		const row = `${workflowId}|n:lba`;
+		// What another n8n process read before this run's claim, and writes back after it.
+		const before = structuredClone(store.rows.get(row));
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 600, times: 1 });
+		const running = runNode(context, byName, [{ name: 'victim' }], { workflowId });
+		for (const deadline = Date.now() + 5_000; JSON.stringify(store.rows.get(row)) === JSON.stringify(before); ) {
+			if (Date.now() > deadline) throw new Error('the claim was never recorded');
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
+		store.rows.set(row, structuredClone(before!));
+		const result = await running;
+		expect(result.items[0].json.status).toBe('Published');
+		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message);
+		expect(hints).toEqual([expect.stringMatching(/^Duplicate protection found the records of item 0 gone from n8n's history between their claim and their answer \(a late write by another n8n process, or Forget Sent meanwhile\); they are recorded again now\./)]);
+		// Recorded again, as created: the next run holds it back.
+		const again = await runNode(context, byName, [{ name: 'victim' }], { workflowId });
+		expect(again.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+		expect(namesIn(await campaigns(context))).toEqual(['earlier', 'victim']);
+	});
+
+	it('a run whose records stayed says nothing of it', async () => {
+		const result = await runNode(context, byName, [{ name: 'calm' }], { workflowId });
+		expect(result.items[0].json.status).toBe('Published');
+		expect(result.run.data.resultData.runData.LBA[0].hints ?? []).toEqual([]);
+	});
+});
+
 function namesIn(journal: Array<{ request: IDataObject }>) {
 	return journal.map((entry) => String(entry.request.name));
 }
