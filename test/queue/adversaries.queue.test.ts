@@ -282,12 +282,18 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 	adversaryTest('stuck').each(leftValues)('a lock row left at %s: the first call waits out the lease, the third is fast, all send', async (label, value) => {
 		await leaveLockRow(value);
 		const times: number[] = [];
+		const executions: string[] = [];
 		for (let call = 1; call <= 3; call++) {
 			const answer = await callWebhook({ prefix: `stuck-${value}-${call}`, count: 2 });
 			expect(answer.status).toBe(200);
 			expect((answer.body as Json[]).map((item) => item.status)).toEqual(['Published', 'Published']);
 			times.push(answer.ms);
+			executions.push(String((answer.body as Json[])[0].executionId));
 		}
+		// The first run says why it waited, on the run itself (an execution hint of the node).
+		const first = await queue.rest.getExecutionRun(executions[0]);
+		const hints = (first.run.resultData.runData['Create campaigns'][0].hints ?? []).map((hint: Json) => hint.message);
+		expect(hints).toContainEqual(expect.stringMatching(/^Duplicate protection waited \d+\.\d s for its lock on n8n's history: .* one had stopped while holding it \(such a lock is broken after 30 to 45 s\)\.$/));
 		figures.push(`| lock row left at ${label} | 3 calls, one after another | - | 6 | 6 | 0 | 0 | 0 | 0 | 0 | 0 | ${times.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} | the first waits out the lease (30 to 45 s) |`);
 		expect(times[0]).toBeGreaterThanOrEqual(29_000);
 		expect(times[2]).toBeLessThan(10_000);
