@@ -10,7 +10,7 @@
 // statements held, rows broken).
 //
 //   npm run test:queue                 a few pairs per adversary (CI)
-//   npm run test:queue:adversaries     1,000 pairs per adversary, figures printed (over an hour on 2 cores)
+//   npm run test:queue:adversaries     200 pairs per adversary (LBA_ADVERSARY_PAIRS), 8 at once, longer pauses and more freezes; figures printed
 //
 // Figures go to artifacts/queue/adversaries.md.
 import * as fs from 'node:fs';
