@@ -3,7 +3,7 @@
  * loopback port, the package loaded from its `n8n` section into n8n-core's
  * WorkflowExecute, and small helpers to build a workflow around one LBA node.
  */
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { chain, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
 
@@ -115,7 +115,8 @@ export async function runNode(
 			settings: options.timezone ? { timezone: options.timezone } : undefined,
 		} as never,
 		{
-			credentials: options.credentials ?? { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } },
+			// Tests give credentials as plain objects; n8n's type only forbids undefined values, which none has.
+			credentials: (options.credentials ?? { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }) as Record<string, ICredentialDataDecryptedObject>,
 			workflowId: options.workflowId,
 		},
 	);
