@@ -1,6 +1,7 @@
 'use strict';
 // One handler per operationId of openapi.yaml. A handler gets
-// { req, op, raw, query, allow } and returns a reply (see http-util.js).
+// { req, op, raw, query, params, allow } (params: the path template's values, e.g. { campaignId })
+// and returns a reply (see http-util.js).
 
 const http = require('node:http');
 const { jsonReply, cachedJsonReply, errorReply, mediaType } = require('./http-util');

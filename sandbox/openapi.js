@@ -33,7 +33,7 @@ function pointerTo(...segments) {
 
 /**
  * Every operation of the document with its compiled request validators:
- * { path, method (upper case), operationId, security, bodyTypes, validateBody, queryParams }.
+ * { path, method (upper case), operationId, needsToken, bodyTypes, validateBody, queryParams, pathParams }.
  */
 function compileOperations(doc, ajv) {
   const operations = [];
@@ -46,14 +46,12 @@ function compileOperations(doc, ajv) {
       const validateBody = bodyTypes.length
         ? ajv.getSchema(pointerTo('paths', routePath, method, 'requestBody', 'content', bodyTypes[0], 'schema'))
         : null;
-      const queryParams = (op.parameters || [])
-        .map((p, index) => ({
-          in: p.in,
-          name: p.name,
-          required: Boolean(p.required),
-          validate: ajv.getSchema(pointerTo('paths', routePath, method, 'parameters', index, 'schema')),
-        }))
-        .filter((p) => p.in === 'query');
+      const parameters = (op.parameters || []).map((p, index) => ({
+        in: p.in,
+        name: p.name,
+        required: Boolean(p.required),
+        validate: ajv.getSchema(pointerTo('paths', routePath, method, 'parameters', index, 'schema')),
+      }));
       const security = op.security || doc.security;
       operations.push({
         path: routePath,
@@ -62,7 +60,8 @@ function compileOperations(doc, ajv) {
         needsToken: security.some((requirement) => 'bearerAuth' in requirement),
         bodyTypes,
         validateBody,
-        queryParams,
+        queryParams: parameters.filter((p) => p.in === 'query'),
+        pathParams: parameters.filter((p) => p.in === 'path'),
       });
     }
   }

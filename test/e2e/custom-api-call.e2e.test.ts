@@ -49,7 +49,7 @@ e2e.describeE2E(`Custom API Call in real n8n ${e2e.n8nVersion()}`, () => {
 		const res = await e2e.executeWorkflow(userFolder, 'lbaCustomApiCall');
 		expect(res.ok).toBe(false);
 		expect(res.error?.message).toBe('Custom API Call is not available in the LBA Ads node: use the HTTP Request node with the LBA Ads credential');
-		const journal = await (await fetch(`${sandbox.url}/_sandbox/requests`)).json();
+		const journal = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { requests: unknown[] };
 		expect(journal.requests).toHaveLength(0);
 	});
 });

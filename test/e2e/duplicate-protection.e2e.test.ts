@@ -116,7 +116,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	let rest: e2e.N8nRest;
 
 	async function journal(prefix: string): Promise<JournalCampaign[]> {
-		const all: JournalCampaign[] = (await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()).campaigns;
+		const all = ((await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()) as { campaigns: JournalCampaign[] }).campaigns;
 		return all.filter((campaign) => campaign.request.name.startsWith(`${prefix}-`));
 	}
 	function countByName(campaigns: JournalCampaign[]) {
@@ -395,7 +395,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		expect(fates(inSecond.output(LBA))).toEqual(['created', 'created']);
 		const again = await run('dpTargets');
 		expect(fates(again.output(LBA))).toEqual(['skipped:created', 'skipped:created']);
-		const secondJournal: JournalCampaign[] = (await (await fetch(`${secondSandbox!.url}/_sandbox/campaigns`)).json()).campaigns;
+		const secondJournal = ((await (await fetch(`${secondSandbox!.url}/_sandbox/campaigns`)).json()) as { campaigns: JournalCampaign[] }).campaigns;
 		expect(secondJournal.map((campaign) => campaign.request.name)).toEqual(['target-1', 'target-2']);
 		expect(await journal('target')).toHaveLength(2);
 		figures.push({ scenario: 'sandbox, then a second service', executions: 3, items: 6, created: 4, duplicates: 0, unaccounted: 0, expected: '2 in each service' });

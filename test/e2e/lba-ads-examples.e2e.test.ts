@@ -21,6 +21,7 @@ const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
 const WIB_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+07:00$/;
 
 type Channel = { sender: string; locationId: number; smsQty: number; message: string; startDate: string; endDate: string; telcoId: string };
+type GeocodeAnswer = { status: string; results: Array<{ address_components: Array<{ long_name: string; types: string[] }> }> };
 type JournalCampaign = { campaignId: string; channels: string[]; request: { name: string; description: string; categoryId: number; channels: Channel[] } };
 
 function nodeOfType(workflow: any, type: string) {
@@ -49,22 +50,23 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 	let rest: e2e.N8nRest | undefined;
 	let browser: e2e.BrowserSession | undefined;
 
-	async function sandboxApi(urlPath: string) {
+	/** A sandbox answer, typed as the caller expects it (the test then checks it). */
+	async function sandboxApi<T>(urlPath: string): Promise<T> {
 		const res = await fetch(sandbox.url + urlPath, { headers: { authorization: `Bearer ${sandbox.tokens[0]}` } });
 		expect(res.status).toBe(200);
-		return res.json();
+		return (await res.json()) as T;
 	}
 	async function journal(): Promise<JournalCampaign[]> {
-		return (await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()).campaigns;
+		return ((await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()) as { campaigns: JournalCampaign[] }).campaigns;
 	}
 	/** The city the sandbox itself answers for the example's coordinates (what `city` must be). */
 	async function expectedCity(): Promise<string> {
 		const { latitude, longitude } = nodeNamed(e2e.loadExample('geocodeToCampaign'), 'Where is the store?').parameters;
-		const answer = await sandboxApi(`/io/location?latlng=${latitude},${longitude}`);
+		const answer = await sandboxApi<GeocodeAnswer>(`/io/location?latlng=${latitude},${longitude}`);
 		expect(answer.status).toBe('OK');
-		const regency = answer.results[0].address_components.find((c: any) => c.types.includes('administrative_area_level_2'));
+		const regency = answer.results[0].address_components.find((c) => c.types.includes('administrative_area_level_2'));
 		expect(typeof regency?.long_name).toBe('string');
-		return regency.long_name;
+		return regency!.long_name; // checked just above
 	}
 
 	beforeAll(async () => {
@@ -110,7 +112,7 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 	});
 
 	test('(c) products-under-price: exactly the catalogue products under Rp 50.000', async () => {
-		const catalogue: Array<{ uuid: string; price: { amount: number } }> = (await sandboxApi('/io/products')).results;
+		const catalogue = (await sandboxApi<{ results: Array<{ uuid: string; price: { amount: number } }> }>('/io/products')).results;
 		const expected = catalogue.filter((p) => p.price.amount < 50000).map((p) => p.uuid);
 		// A filter that keeps everything or nothing would make this test say little.
 		expect(expected.length).toBeGreaterThan(0);

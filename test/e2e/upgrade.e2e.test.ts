@@ -89,8 +89,8 @@ e2e.describeE2E(`an upgrade of the package in real n8n ${e2e.n8nVersion()}`, () 
 		return await setup!.rest!.getExecutionRun(executionId);
 	}
 	async function journal(): Promise<Array<{ request: { name: string } }>> {
-		const all = (await (await fetch(`${setup!.sandbox.url}/_sandbox/campaigns`)).json()).campaigns;
-		return all.filter((campaign: Json) => String(campaign.request.name).startsWith('upgrade-'));
+		const { campaigns } = (await (await fetch(`${setup!.sandbox.url}/_sandbox/campaigns`)).json()) as { campaigns: Array<{ request: { name: string } }> };
+		return campaigns.filter((campaign) => String(campaign.request.name).startsWith('upgrade-'));
 	}
 	async function install(packageDir: string, name: string) {
 		const packed = await e2e.packPackage(packageDir, path.join(setup!.userFolder.dir, name));

@@ -17,7 +17,7 @@
  *       nodes: [
  *         manualTrigger(),
  *         { id: '2', name: 'LBA', type: 'n8n-nodes-lba-ads.lbaAds', typeVersion: 1, position: [200, 0],
- *           parameters: { resource: 'product', operation: 'getAll', returnAll: true },
+ *           parameters: { resource: 'product', operation: 'getMany', returnAll: true },
  *           credentials: { lbaAdsApi: { id: '1', name: 'LBA' } } },
  *       ],
  *       connections: chain('Start', 'LBA'),

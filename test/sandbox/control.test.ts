@@ -2,7 +2,7 @@
 
 import { createHash } from 'node:crypto';
 
-import { Sandbox, call, expectSchema, rawRequest, sleep, startTestSandbox, validCampaign } from './helpers';
+import { Sandbox, call, expectSchema, rawRequest, sleep, startTestSandbox, validCampaign, validChannel } from './helpers';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -302,8 +302,7 @@ describe('the product catalogue', () => {
 });
 
 test('the campaign journal names the place each channel targets (GET /lba/locations), or null', async () => {
-  const campaign = validCampaign();
-  campaign.channels = [{ ...campaign.channels[0], locationId: 3273 }, { ...campaign.channels[0], locationId: 161, telcoId: 'xl' }];
+  const campaign = validCampaign({ channels: [validChannel({ locationId: 3273 }), validChannel({ locationId: 161, telcoId: 'xl' })] });
   expect((await call(sandbox, 'POST', '/lba/campaign', { json: campaign })).status).toBe(200);
   const [received] = await campaigns();
   expect(received.targets).toEqual([{ locationId: 3273, place: 'Kota Bandung' }, { locationId: 161, place: null }]);

@@ -98,7 +98,7 @@ export async function call(sandbox: Sandbox, method: string, pathAndQuery: strin
   }
   Object.assign(headers, options.headers);
   const reply = await rawRequest(sandbox.url + pathAndQuery, method, headers, body);
-  if (!options.undocumented) expectDocumented(method, pathAndQuery.split('?')[0], reply);
+  if (!options.undocumented) expectDocumented(method, documentedPath(pathAndQuery.split('?')[0]), reply);
   return reply;
 }
 
@@ -168,8 +168,24 @@ export function expectSchema(value: unknown, ...segments: (string | number)[]): 
 }
 
 /**
+ * The document's path that a request path falls under: itself, or a template whose `{name}`
+ * segments stand for any one non-empty segment (a concrete path first, as OpenAPI says).
+ * A path under none is returned as it is.
+ */
+export function documentedPath(requestPath: string): string {
+  if (openapi.paths[requestPath]) return requestPath;
+  const segments = requestPath.split('/');
+  const fits = (template: string) => {
+    const parts = template.split('/');
+    return parts.length === segments.length && parts.every((part, i) => part === segments[i] || (/^\{[^{}]+\}$/.test(part) && segments[i] !== ''));
+  };
+  return Object.keys(openapi.paths).find(fits) ?? requestPath;
+}
+
+/**
  * Checks an answer against what the document says for this path, method and status:
  * an undocumented status fails. Paths the document lacks must answer a SandboxError (404).
+ * `routePath` is the document's path (see documentedPath).
  */
 export function expectDocumented(method: string, routePath: string, reply: Reply): void {
   if (!String(reply.headers['content-type']).startsWith('application/json')) {

@@ -1,9 +1,8 @@
 /**
- * The nodes as n8n loads them (dist/) describe themselves exactly as before the operations were
- * given files of their own (issue 22): test/fixtures/node-descriptions.json was written from the
- * build before that move (this test passed on it at commit 4c1b99c), then changed on purpose only
- * to add the two spending-limit options, Campaign Input (issue 23) and the limits' noDataExpression.
- * A change to what the panel shows changes that file on purpose.
+ * What the panel shows: the built nodes (dist/, as n8n loads them) describe themselves exactly as
+ * test/fixtures/node-descriptions.json records. Any change to a field, an option, a default or a
+ * description fails here until the fixture is rewritten on purpose with `npm run fixtures:update`,
+ * so the change shows up as a diff of that file in review.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -17,14 +16,27 @@ const { LbaAdsTrigger } = require(path.join(ROOT, 'dist/nodes/LbaAdsTrigger/LbaA
 
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
 
+/** Fails with the command that rewrites the fixture when a built description differs from it. */
+function expectRecorded(node: string, now: unknown, recorded: unknown): void {
+	try {
+		expect(now).toEqual(recorded);
+	} catch (error) {
+		throw new Error(
+			`${node}'s description differs from test/fixtures/node-descriptions.json. If the change to the panel is meant, ` +
+				`run \`npm run fixtures:update\` and review the fixture's diff.\n\n${(error as Error).message}`,
+		);
+	}
+}
+
 describe('the built node descriptions', () => {
 	it('LBA Ads: identical, property by property, to the recorded description', () => {
 		const now = asJson(new LbaAds().description);
-		expect(now.properties.map((p: { name: string }) => p.name)).toEqual(before.lbaAds.properties.map((p: { name: string }) => p.name));
-		expect(now).toEqual(before.lbaAds);
+		const names = (description: { properties: Array<{ name: string }> }) => description.properties.map((p) => p.name);
+		expectRecorded('LBA Ads (its list of properties)', names(now), names(before.lbaAds));
+		expectRecorded('LBA Ads', now, before.lbaAds);
 	});
 
 	it('LBA Ads Trigger: identical', () => {
-		expect(asJson(new LbaAdsTrigger().description)).toEqual(before.lbaAdsTrigger);
+		expectRecorded('LBA Ads Trigger', asJson(new LbaAdsTrigger().description), before.lbaAdsTrigger);
 	});
 });

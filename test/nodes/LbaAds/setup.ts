@@ -3,7 +3,9 @@
  * loopback port, the package loaded from its `n8n` section into n8n-core's
  * WorkflowExecute, and small helpers to build a workflow around one LBA node.
  */
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import * as http from 'node:http';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { chain, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
 
@@ -45,16 +47,30 @@ export function useSandbox(options: Record<string, unknown> = {}): Context {
 	return context;
 }
 
-export async function control<T = IDataObject>(context: Context, method: string, path: string, body?: unknown): Promise<T> {
-	const response = await fetch(`${context.sandbox.url}${path}`, {
-		method,
-		// A fresh connection each time: a kept-alive one the sandbox closes as it is reused (its idle
-		// timeout, on a busy machine) fails with ECONNRESET, the test's fault, not the node's.
-		headers: { connection: 'close', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-		body: body === undefined ? undefined : JSON.stringify(body),
+/**
+ * A call to the sandbox's control API, on a connection of its own: the sandbox runs in this
+ * process, so a long run blocks its keep-alive timer too, and a kept-alive connection would be
+ * reused at the moment the sandbox closes it (ECONNRESET).
+ */
+export function control<T = IDataObject>(context: Context, method: string, path: string, body?: unknown): Promise<T> {
+	const payload = body === undefined ? undefined : JSON.stringify(body);
+	return new Promise((resolve, reject) => {
+		const request = http.request(
+			`${context.sandbox.url}${path}`,
+			{ method, agent: false, headers: payload === undefined ? {} : { 'Content-Type': 'application/json' } },
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					const text = Buffer.concat(chunks).toString('utf8');
+					resolve((text ? JSON.parse(text) : {}) as T);
+				});
+				response.on('error', reject);
+			},
+		);
+		request.on('error', reject);
+		request.end(payload);
 	});
-	const text = await response.text();
-	return (text ? JSON.parse(text) : {}) as T;
 }
 
 export interface JournalRequest {
@@ -117,7 +133,8 @@ export async function runNode(
 			settings: options.timezone ? { timezone: options.timezone } : undefined,
 		} as never,
 		{
-			credentials: options.credentials ?? { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } },
+			// Tests give credentials as plain objects; n8n's type only forbids undefined values, which none has.
+			credentials: (options.credentials ?? { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }) as Record<string, ICredentialDataDecryptedObject>,
 			workflowId: options.workflowId,
 		},
 	);

@@ -74,7 +74,9 @@ describe('failures as n8n wraps them', () => {
 	});
 
 	it('a refused connection keeps its network code, so it is retried and called unreachable', async () => {
-		const server = await startTestServer((_req, res) => res.end());
+		const server = await startTestServer((_req, res) => {
+			res.end();
+		});
 		const url = `${server.url}/io/products`;
 		await server.close();
 		const failure = describeFailure(await wrappedFailure({ url }));

@@ -38,8 +38,22 @@ const segment = fc.oneof(
 
 const randomPath = fc.array(segment, { maxLength: 8 }).map((segments) => `/${segments.join('/')}`);
 
+const TEMPLATE_SEGMENT = /^\{[^{}]+\}$/;
+const templateValue = fc.oneof(fc.constantFrom('3F9A1C0B7D2E4A65', '1', 'x'), segment);
+
+/** A path of ROUTES with each `{name}` template segment filled in (an id-like value or a random segment). */
+const filledRoute = fc.constantFrom(...Object.keys(ROUTES)).chain((template) => {
+	const parts = template.split('/');
+	const count = parts.filter((part) => TEMPLATE_SEGMENT.test(part)).length;
+	if (count === 0) return fc.constant(template);
+	return fc.array(templateValue, { minLength: count, maxLength: count }).map((values) => {
+		let next = 0;
+		return parts.map((part) => (TEMPLATE_SEGMENT.test(part) ? values[next++] : part)).join('/');
+	});
+});
+
 /** A real path, unchanged or changed in a way that keeps or loses its identity. */
-const knownPath = fc.tuple(fc.constantFrom(...Object.keys(ROUTES)), fc.integer({ min: 0, max: 2 ** 30 })).chain(([path, salt]) =>
+const knownPath = fc.tuple(filledRoute, fc.integer({ min: 0, max: 2 ** 30 })).chain(([path, salt]) =>
 	fc.oneof(
 		{ weight: 6, arbitrary: fc.constant(path) },
 		{

@@ -17,7 +17,11 @@ export const CLIENT_SECRET = 'lba-sandbox-secret';
 
 type Operation = 'createCampaign' | 'getLocation' | 'getLocations' | 'getProducts' | 'issueToken' | 'addFault' | 'changeCatalogue' | 'control';
 
-/** Path -> method -> operation: spec section 4, README (token endpoint, control API). */
+/**
+ * Path -> method -> operation: spec section 4, README (token endpoint, control API). A `{name}`
+ * segment stands for any one non-empty segment (OpenAPI path templating). `npm test` checks
+ * these paths and methods against openapi.yaml (test/reliability/sandbox-abuse/oracle.test.ts).
+ */
 export const ROUTES: Record<string, Record<string, Operation>> = {
 	'/lba/campaign': { POST: 'createCampaign' },
 	'/io/location': { GET: 'getLocation' },
@@ -41,7 +45,7 @@ const NEEDS_TOKEN = new Set<Operation>(['createCampaign', 'getLocation', 'getLoc
 export interface Expected {
 	status: number;
 	code: string;
-	/** The route (normalised path) for the contract check; absent for an unknown path. */
+	/** The route (a ROUTES key, the document's path) for the contract check; absent for an unknown path. */
 	route?: string;
 	/** The request's method, for the contract check. */
 	method?: string;
@@ -89,6 +93,16 @@ export function routePath(target: string): string {
 	return path.replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
 		const char = String.fromCharCode(parseInt(hex, 16));
 		return UNRESERVED.test(char) ? char : escape;
+	});
+}
+
+/** The ROUTES key a routed path falls under: itself, else a template it fits; undefined for none. */
+export function routeOf(path: string): string | undefined {
+	if (ROUTES[path]) return path;
+	const segments = path.split('/');
+	return Object.keys(ROUTES).find((template) => {
+		const parts = template.split('/');
+		return parts.length === segments.length && parts.every((part, i) => part === segments[i] || (/^\{[^{}]+\}$/.test(part) && segments[i] !== ''));
 	});
 }
 
@@ -161,9 +175,9 @@ export function expectedAnswer(probe: Probe): Expected {
 
 function expectedFor(probe: Probe): Expected {
 	if ((probe.body?.length ?? 0) > MAX_BODY_BYTES) return { status: 413, code: 'PAYLOAD_TOO_LARGE' };
-	const route = routePath(probe.target);
+	const route = routeOf(routePath(probe.target));
+	if (!route) return { status: 404, code: 'NOT_FOUND' };
 	const methods = ROUTES[route];
-	if (!methods) return { status: 404, code: 'NOT_FOUND' };
 	// RFC 9110 9.3.2: HEAD is GET without the body.
 	const operation = methods[probe.method === 'HEAD' ? 'GET' : probe.method];
 	if (!operation) return { status: 405, code: 'METHOD_NOT_ALLOWED', route };

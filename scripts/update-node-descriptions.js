@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+'use strict';
+// Writes test/fixtures/node-descriptions.json from the built nodes (dist/), in the form
+// test/nodes/LbaAds/description.test.ts compares: `npm run fixtures:update` (builds first).
+// Review the diff: it is everything the panel shows differently.
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const FIXTURE = path.join(ROOT, 'test/fixtures/node-descriptions.json');
+const { LbaAds } = require(path.join(ROOT, 'dist/nodes/LbaAds/LbaAds.node.js'));
+const { LbaAdsTrigger } = require(path.join(ROOT, 'dist/nodes/LbaAdsTrigger/LbaAdsTrigger.node.js'));
+
+const descriptions = { lbaAds: new LbaAds().description, lbaAdsTrigger: new LbaAdsTrigger().description };
+fs.writeFileSync(FIXTURE, `${JSON.stringify(descriptions, null, 1)}\n`);
+console.log(`Wrote ${path.relative(ROOT, FIXTURE)}; check its diff (git diff ${path.relative(ROOT, FIXTURE)}).`);

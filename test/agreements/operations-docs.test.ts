@@ -1,0 +1,46 @@
+/**
+ * Every operation the node registers has its section in docs/operations.md ("## Resource →
+ * Operation") and in the README's Operations ("### Resource → Operation"), and no section
+ * names an operation that does not exist.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { RESOURCES } from '../../nodes/LbaAds/actions/resources';
+import { expectAgreement, REPO } from './openapi';
+
+const registered = RESOURCES.flatMap((resource) => resource.operations.map((module) => `${resource.name} → ${module.option.name}`));
+
+/** "Campaign → Create" from headings of the given level, e.g. "## Campaign → Create (`POST /lba/campaign`)". */
+function operationHeadings(markdown: string, level: string): string[] {
+	const heading = new RegExp(`^${level} (\\S[^→\\n]*?) → (.+?)(?: \\(.*\\))?$`, 'gm');
+	return [...markdown.matchAll(heading)].map((match) => `${match[1]} → ${match[2]}`);
+}
+
+function compare(file: string, documented: string[]): string[] {
+	return [
+		...registered.filter((name) => !documented.includes(name)).map((name) => `${file}: no section for ${name}`),
+		...documented.filter((name) => !registered.includes(name)).map((name) => `${file}: a section for ${name}, which the node does not register`),
+	];
+}
+
+describe('the operations in the docs', () => {
+	it('docs/operations.md has a "## Resource → Operation" section for each registered operation', () => {
+		const markdown = readFileSync(path.join(REPO, 'docs/operations.md'), 'utf8');
+		expectAgreement(
+			compare('docs/operations.md', operationHeadings(markdown, '##')),
+			'Add (or rename) the section "## <Resource> → <Operation> (`METHOD /path`)" in docs/operations.md, with its fields, and its line in the list at the top.',
+		);
+	});
+
+	it('the README\'s Operations has a "### Resource → Operation" entry for each registered operation', () => {
+		const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+		const start = readme.indexOf('\n## Operations\n');
+		const end = readme.indexOf('\n## ', start + 1);
+		expect(start).toBeGreaterThan(0);
+		expectAgreement(
+			compare('README.md', operationHeadings(readme.slice(start, end), '###')),
+			'Add (or rename) "### <Resource> → <Operation>" under "## Operations" in README.md: two or three lines for users, linking docs/operations.md.',
+		);
+	});
+});

@@ -1,0 +1,59 @@
+// The sandbox's router on a small document of its own: concrete paths, path templates, 404 and 405.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createRouter } = require('../../sandbox/router');
+
+const ok = { responses: { '200': {} } };
+const doc = {
+  paths: {
+    '/lba/campaign': { post: ok, get: { responses: { '405': {} } } },
+    '/lba/campaign/{campaignId}': { get: ok, delete: ok },
+    '/lba/campaign/latest': { get: ok },
+    '/lba/campaign/{campaignId}/result': { get: ok },
+  },
+};
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.keys(item).map((method) => ({ path, method: method.toUpperCase(), operationId: `${method} ${path}` })),
+);
+const handlers = Object.fromEntries(operations.map((op) => [op.operationId, () => null]));
+const router = createRouter(doc, operations, handlers);
+
+const reached = (method: string, pathname: string) => {
+  const { op, params, reply } = router.route(method, pathname);
+  return reply ? reply.status : { operationId: op.operationId, params };
+};
+
+describe('sandbox router', () => {
+  it('routes a concrete path with no parameters', () => {
+    expect(reached('POST', '/lba/campaign')).toEqual({ operationId: 'post /lba/campaign', params: {} });
+  });
+
+  it('routes a template, giving the segment as the parameter', () => {
+    expect(reached('GET', '/lba/campaign/3F9A1C0B7D2E4A65')).toEqual({
+      operationId: 'get /lba/campaign/{campaignId}',
+      params: { campaignId: '3F9A1C0B7D2E4A65' },
+    });
+    expect(reached('GET', '/lba/campaign/AB/result')).toEqual({ operationId: 'get /lba/campaign/{campaignId}/result', params: { campaignId: 'AB' } });
+  });
+
+  it('prefers a concrete path to a template that also matches it', () => {
+    expect(reached('GET', '/lba/campaign/latest')).toEqual({ operationId: 'get /lba/campaign/latest', params: {} });
+  });
+
+  it('does not let a parameter be empty or span segments', () => {
+    expect(reached('GET', '/lba/campaign/')).toBe(404);
+    expect(reached('GET', '/lba/campaign/a/b')).toBe(404);
+    expect(reached('GET', '/lba/campaign/a%2Fb')).toEqual({ operationId: 'get /lba/campaign/{campaignId}', params: { campaignId: 'a%2Fb' } });
+  });
+
+  it('answers 405 with the methods the template serves, HEAD as GET', () => {
+    const { reply } = router.route('PUT', '/lba/campaign/X');
+    expect(reply.status).toBe(405);
+    expect(reply.headers.Allow).toBe('GET, HEAD, DELETE');
+    expect(reached('HEAD', '/lba/campaign/X')).toEqual({ operationId: 'get /lba/campaign/{campaignId}', params: { campaignId: 'X' } });
+    expect(router.route('GET', '/lba/campaign').op.operationId).toBe('get /lba/campaign');
+  });
+
+  it('refuses to start when an operation of the document has no handler', () => {
+    expect(() => createRouter(doc, operations, {})).toThrow(/has no handler/);
+  });
+});
