@@ -107,4 +107,4 @@ async function runP5({ rounds, log, sandboxUrl }) {
 	return { wave: WAVE, histories: HISTORIES, contenders: contenders.map((c) => c.key), rounds, results: out };
 }
 
-module.exports = { runP5 };
+module.exports = { runP5, P5_CONTENDERS: contenders.length };

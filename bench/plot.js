@@ -49,7 +49,9 @@ function renderSvg(results) {
 	out.push(`<rect width="100%" height="100%" fill="#fff"/>`);
 	out.push(`<text x="10" y="20" font-size="14" font-weight="bold">n8n-nodes-lba-ads bench: ratios measured in one run (median, min–max; red tick = target)</text>`);
 	const m = results.machine || {};
-	out.push(`<text x="10" y="38" fill="#555">${esc(`${(results.date || '').slice(0, 10)} · ${m.cpus} CPU ${m.cpuModel || ''} · ${m.memoryGiB} GiB · n8n ${m.n8n} · Node ${m.node} · ${results.rounds} rounds`)}</text>`);
+	out.push(`<text x="10" y="38" fill="#555">${esc(`${(results.date || '').slice(0, 10)} · ${m.cpus} CPU ${m.cpuModel || ''} · ${m.memoryGiB} GiB · n8n ${m.n8n} · Node ${m.node} · rounds: ${Object.entries(results.order || {}).map(([part, o]) => `${part} ${o.rounds}`).join(', ') || results.rounds}`)}</text>`);
+	const unbalanced = Object.entries(results.order || {}).filter(([, o]) => !o.balanced);
+	if (unbalanced.length) out.push(`<text x="10" y="${height - 8}" font-weight="bold" fill="#c00">${esc(`UNBALANCED ORDER: ${unbalanced.map(([part, o]) => `${part} ${o.rounds} rounds of ${o.contenders}`).join(', ')}`)}</text>`);
 	for (const tick of [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]) {
 		out.push(`<line x1="${x(tick)}" y1="${top - 4}" x2="${x(tick)}" y2="${top + rows.length * rowH}" stroke="${tick === 1 ? '#888' : '#e5e5e5'}"/>`);
 		out.push(`<text x="${x(tick)}" y="${top + rows.length * rowH + 16}" text-anchor="middle" fill="#555">${tick}×</text>`);

@@ -1,10 +1,15 @@
 'use strict';
-// npm run bench [-- --only=p1,p2,p3,p4] [--rounds=N] [--quick]
+// npm run bench [-- --only=p1,p2,p3,p4,p5] [--rounds=N] [--quick]
 // Runs P3 (sandbox HTTP), P1 (node throughput in real n8n), P2 (memory in real n8n) and P4
 // (queue-mode throughput, 1 vs 2 workers),
 // prints a table, writes bench/results/latest.json and bench/results/latest.svg.
 // Every figure is a ratio of contenders measured in the same run, per round, then the
 // median with min–max over rounds.
+// Order: contenders take turns going first (rotated order). A part is balanced when its rounds
+// are a multiple of its contenders (every contender in every position equally often); by default
+// each part runs the smallest such multiple of at least 3 rounds (P1 Create Campaign: 7). A run
+// with --rounds=N that does not complete the rotation says so loudly, on stderr, under the table
+// and in the results file ("order").
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -12,7 +17,7 @@ const { parseArgs } = require('node:util');
 
 const { runP3 } = require('./p3');
 const { runP4 } = require('./p4');
-const { runP5 } = require('./p5');
+const { runP5, P5_CONTENDERS } = require('./p5');
 const { startSandbox } = require('./processes');
 const n8n = require('./n8n');
 const e2e = require('../test/e2e/lib');
@@ -21,7 +26,7 @@ const { renderSvg } = require('./plot');
 const { values: flags } = parseArgs({
 	options: {
 		only: { type: 'string', default: 'p1,p2,p3,p4,p5' },
-		rounds: { type: 'string', default: '3' },
+		rounds: { type: 'string' }, // default: per part, a full rotation of its contenders (see above)
 		quick: { type: 'boolean', default: false }, // tiny sizes, to check the bench itself works
 		p1: { type: 'string', default: 'geocode,campaign' }, // P1 scenarios to run
 		// One more n8n execution after P1's rounds, under --cpu-prof: Create Campaign by our node
@@ -30,8 +35,24 @@ const { values: flags } = parseArgs({
 	},
 });
 const only = new Set(flags.only.split(',').map((s) => s.trim().toLowerCase()));
-const rounds = Number(flags.rounds);
 const quick = flags.quick;
+if (flags.rounds !== undefined && !(Number.isInteger(Number(flags.rounds)) && Number(flags.rounds) > 0)) throw new Error(`--rounds must be a positive integer, got ${flags.rounds}`);
+
+// Rounds of a part with `contenders` contenders, and whether its order is balanced. Every part's
+// contenders go first in turn, so only a multiple of the contenders gives each the same positions.
+const order = {};
+function roundsFor(part, contenders) {
+	const rounds = flags.rounds !== undefined ? Number(flags.rounds) : contenders * Math.ceil(3 / contenders);
+	const balanced = rounds % contenders === 0;
+	order[part] = { contenders, rounds, balanced };
+	if (!balanced) log(`!!! UNBALANCED ORDER: ${part} runs ${rounds} rounds of ${contenders} contenders, so some contenders go first (or last) more often than others. Use --rounds=${contenders} (or a multiple), or leave --rounds out, for figures to publish.`);
+	return rounds;
+}
+const unbalancedNote = () =>
+	Object.entries(order)
+		.filter(([, o]) => !o.balanced)
+		.map(([part, o]) => `!!! UNBALANCED ORDER: ${part}: ${o.rounds} rounds of ${o.contenders} contenders (the rotation is not complete; do not publish these figures).`)
+		.join('\n');
 
 const started = Date.now();
 const log = (line) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
@@ -62,8 +83,11 @@ async function runN8nParts(results) {
 		// duplicate protection (ours, and Remove Duplicates) keeps sent
 		// campaigns per workflow, so a workflow run twice would skip its campaigns the second time.
 		const workflows = [];
+		const p1Rounds = {};
 		for (const scenario of P1_SCENARIOS) {
 			const orders = rotations(n8n.contendersOf(scenario));
+			const rounds = only.has('p1') ? roundsFor(`P1 ${scenario.key}`, orders.length) : 0;
+			p1Rounds[scenario.key] = rounds;
 			for (let round = 0; round < rounds; round++) {
 				workflows.push(n8n.throughputWorkflow(`bench${scenario.key}${round}`, scenario, orders[round % orders.length], sandbox.url));
 			}
@@ -80,7 +104,9 @@ async function runN8nParts(results) {
 			results.p1 = {};
 			for (const scenario of P1_SCENARIOS) {
 				const contenders = n8n.contendersOf(scenario);
+				const rounds = p1Rounds[scenario.key];
 				const ms = Object.fromEntries(contenders.map((name) => [name, []]));
+				const positions = Object.fromEntries(contenders.map((name) => [name, []])); // where each ran, per round (0 = first)
 				const ratios = { lbaVsHttp: [], lbaVsFloor: [], lbaVsHttpFloor: [], lbaJsonVsDedup: [], lbaVsDedup: [], lbaJsonVsHttp: [], campaignJsonVsDedup: [], campaignJsonVsHttp: [] };
 				for (let round = 0; round < rounds; round++) {
 					const { runData, wallMs } = await n8n.execute(folder, `bench${scenario.key}${round}`);
@@ -115,12 +141,24 @@ async function runN8nParts(results) {
 						ratios.campaignJsonVsHttp.push(got[HTTP].ms / got[LBA_CAMPAIGN_JSON].ms);
 					}
 					const ran = contenders.slice().sort((a, b) => got[a].startTime - got[b].startTime);
+					ran.forEach((name, position) => positions[name].push(position));
 					log(`P1 ${scenario.key} round ${round + 1}/${rounds} (order ${ran.join(' > ')}): ${contenders.map((name) => `${name} ${got[name].ms} ms`).join(', ')} (n8n process ${(wallMs / 1000).toFixed(1)} s)`);
 				}
 				const perSec = (xs) => summary(xs.map((x) => (scenario.items * 1000) / x));
+				// The order effect: each time relative to its contender's median, pooled by the position it
+				// ran in. With a full rotation every contender contributes once per position per cycle.
+				const byPosition = contenders.map((_, position) => {
+					const relative = contenders.flatMap((name) => ms[name].flatMap((x, round) => (positions[name][round] === position ? [x / median(ms[name])] : [])));
+					return { position: position + 1, samples: relative.length, relativeTime: relative.length ? median(relative) : null };
+				});
+				log(`P1 ${scenario.key} order effect (time / the contender's median, by position run in): ${byPosition.map((p) => `${p.position}: ${p.relativeTime === null ? '-' : p.relativeTime.toFixed(2)}`).join(', ')}`);
 				results.p1[scenario.key] = {
 					label: scenario.label,
 					items: scenario.items,
+					rounds,
+					balancedOrder: order[`P1 ${scenario.key}`].balanced,
+					positions,
+					byPosition,
 					lbaItemsPerSec: perSec(ms[LBA]),
 					httpItemsPerSec: perSec(ms[HTTP]),
 					floorItemsPerSec: perSec(ms[FLOOR]),
@@ -163,6 +201,7 @@ async function runN8nParts(results) {
 		}
 
 		if (only.has('p2')) {
+			const rounds = roundsFor('P2', 2);
 			const per = { lba: [], http: [], ratio: [], lbaHeap: [], httpHeap: [], heapRatio: [], lbaMs: [], httpMs: [] };
 			let products = 0;
 			for (let round = 0; round < rounds; round++) {
@@ -296,7 +335,9 @@ async function main() {
 			node: process.version,
 			n8n: e2e.n8nVersion(),
 		},
-		rounds,
+		rounds: flags.rounds !== undefined ? Number(flags.rounds) : 'full rotation per part',
+		order, // per part: contenders, rounds, balanced (filled in as the parts run)
+		loadAverage: { start: os.loadavg() }, // 1, 5 and 15 minutes; the bench shares the machine with whatever else runs
 		quick,
 		method: {
 			p1: 'One n8n execution per round holds all contenders (our node, HTTP Request, engine floor, HTTP floor; for Create Campaign also our node with Channels Input = JSON (name, description and channels: 3 expressions per item), with Campaign Input = JSON (the whole campaign: 1 expression per item, as the HTTP Request\'s body) and Remove Duplicates v2 (previous executions, Value Is New, scope Node: our node refuses a Workflow-scope Remove Duplicates beside it) before an HTTP Request, timed as the sum of both nodes) as branches of the same input node; each figure is the node\'s own executionTime from runData (excludes n8n start-up, input generation and output printing). Branch order rotates per round. Ratios are computed per round, then median (min–max). The HTTP floor reads the same parameters as the engine floor and makes one bare httpRequestWithAuthentication call per item with the lbaAdsApi credential, 8 in flight (our default Max Concurrent Requests).',
@@ -308,11 +349,11 @@ async function main() {
 	};
 	if (only.has('p3')) {
 		log('P3: sandbox vs Prism vs bare node:http...');
-		results.p3 = p3Summary(await runP3({ rounds, seconds: quick ? 1 : 4, connections: 10, log }));
+		results.p3 = p3Summary(await runP3({ rounds: roundsFor('P3', 3), seconds: quick ? 1 : 4, connections: 10, log }));
 	}
 	if (only.has('p1') || only.has('p2')) await runN8nParts(results);
 	if (only.has('p4')) {
-		const raw = await runP4({ rounds, calls: quick ? 20 : 200, callers: 16, concurrency: 10, log });
+		const raw = await runP4({ rounds: roundsFor('P4', 2), calls: quick ? 20 : 200, callers: 16, concurrency: 10, log });
 		results.p4 = {
 			calls: raw.calls,
 			callers: raw.callers,
@@ -329,17 +370,21 @@ async function main() {
 	if (only.has('p5')) {
 		const sandbox = await startSandbox({ token: n8n.TOKEN });
 		try {
-			results.p5 = await runP5({ rounds: Math.max(rounds, 3), log, sandboxUrl: sandbox.url });
+			results.p5 = await runP5({ rounds: roundsFor('P5', P5_CONTENDERS), log, sandboxUrl: sandbox.url });
 		} finally {
 			await sandbox.stop();
 		}
 	}
 
+	results.loadAverage.end = os.loadavg();
 	const rows = table(results);
 	results.table = rows;
 	const text = markdown(rows);
 	if (results.p1Profile) process.stdout.write(`\nWhere LBA Ads (Campaign Input = JSON) spends its time, ${results.p1Profile.items} campaigns under --cpu-prof:\n${results.p1Profile.summary}\n`);
-	process.stdout.write(`\n${text}\n\nMachine: ${results.machine.cpus} × ${results.machine.cpuModel}, ${results.machine.memoryGiB} GiB; ${rounds} rounds; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+	const rounds = Object.entries(order).map(([part, o]) => `${part} ${o.rounds}`).join(', ');
+	const note = unbalancedNote();
+	process.stdout.write(`\n${text}\n\nMachine: ${results.machine.cpus} × ${results.machine.cpuModel}, ${results.machine.memoryGiB} GiB; rounds: ${rounds}; load average ${results.loadAverage.start[0].toFixed(2)} at the start, ${results.loadAverage.end[0].toFixed(2)} at the end; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+	if (note) process.stdout.write(`\n${note}\n`);
 	const dir = path.join(__dirname, 'results');
 	fs.mkdirSync(dir, { recursive: true });
 	// A run of some parts only must not replace the full results: it gets its own file name.
