@@ -42,6 +42,7 @@ class KdTree {
   constructor(coords) {
     this.coords = coords; // Float64Array, x y z per point
     this.ids = new Int32Array(coords.length / 3).map((_, i) => i);
+    this.examined = 0; // points compared by nearest() so far: tests check it is not a scan
     this.build(0, this.ids.length - 1, 0);
   }
 
@@ -101,6 +102,7 @@ class KdTree {
   }
 
   consider(point, position, best) {
+    this.examined++;
     const o = this.ids[position] * 3;
     const dx = this.coords[o] - point[0];
     const dy = this.coords[o + 1] - point[1];
