@@ -30,7 +30,7 @@ const { countPairs, verdict } = require('./lib/accounting');
 
 type Json = Record<string, any>;
 type Answer = { status: number; body: unknown; ms: number };
-type Adversary = { name: string; start(): Promise<void>; stop(): Promise<void>; state?: Json; needsMorePairs?: () => boolean };
+type Adversary = { name: string; start(firePair?: () => void): Promise<void>; stop(): Promise<void>; state?: Json; needsMorePairs?: () => boolean };
 
 const describeQueue = e2e.describeWhen('LBA_QUEUE');
 const PAIRS = Number(process.env.LBA_ADVERSARY_PAIRS ?? 16);
@@ -159,23 +159,25 @@ describeQueue(`duplicate protection under adversaries: ${PAIRS} same-moment pair
 		const started = Date.now();
 		const results: Array<{ pair: number; answers: Answer[] }> = [];
 		const watch = stallWatch(label);
-		await adversary?.start();
+		const firePair = async (pair: number) => {
+			const body = { prefix: `${label}-${pair}`, count: CAMPAIGNS_PER_CALL };
+			watch.pending.set(pair, Date.now());
+			results.push({ pair, answers: await Promise.all([callWebhook(body), callWebhook(body)]) });
+			watch.pending.delete(pair);
+		};
+		// Pairs an adversary fires itself (numbered from 100,001), counted like the others.
+		const firedByAdversary: Array<Promise<void>> = [];
+		await adversary?.start(() => void firedByAdversary.push(firePair(100_001 + firedByAdversary.length)));
 		try {
 			for (let first = 1; first <= PAIRS || (adversary?.needsMorePairs?.() && first <= 4 * PAIRS); first += atOnce) {
 				const batch = Array.from({ length: atOnce }, (_, i) => first + i).filter((pair) => pair <= PAIRS || first > PAIRS);
 				await beforeBatch?.();
-				await Promise.all(
-					batch.map(async (pair) => {
-						const body = { prefix: `${label}-${pair}`, count: CAMPAIGNS_PER_CALL };
-						watch.pending.set(pair, Date.now());
-						results.push({ pair, answers: await Promise.all([callWebhook(body), callWebhook(body)]) });
-						watch.pending.delete(pair);
-					}),
-				);
+				await Promise.all(batch.map(firePair));
 			}
 		} finally {
-			watch.stop();
 			await adversary?.stop();
+			await Promise.all(firedByAdversary);
+			watch.stop();
 		}
 		await settled();
 		const seconds = (Date.now() - started) / 1000;

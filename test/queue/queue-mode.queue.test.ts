@@ -402,8 +402,8 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		}
 		// An execution whose caller gave up may still be sending: the journal is read once none runs.
 		// After a PostgreSQL outage n8n leaves some executions "running" for ever (their work done), so
-		// the wait ends after 60 s, and then the journal must not change over 5 more seconds.
-		await waitUntil('no execution running', async () => !(await queue.rest.listExecutions(campaignsWorkflow.id)).some((execution: Json) => ['new', 'running'].includes(execution.status)), 60_000).catch(() => undefined);
+		// the wait ends after 20 s, and then the journal must not change over 5 more seconds.
+		await waitUntil('no execution running', async () => !(await queue.rest.listExecutions(campaignsWorkflow.id)).some((execution: Json) => ['new', 'running'].includes(execution.status)), 20_000).catch(() => undefined);
 		const campaigns = await journal(prefix);
 		await new Promise((resolve) => setTimeout(resolve, 5_000));
 		expect((await journal(prefix)).length).toBe(campaigns.length);

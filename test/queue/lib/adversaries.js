@@ -137,6 +137,8 @@ function pausedWorkers(workers, { minMs = 200, maxMs = 3000, gapMinMs = 0, gapMa
  * the running worker's waiting executions suspect the holder and break its row; a row re-created
  * while its holder is stopped is counted as a break seen. Otherwise the running worker held it
  * (a miss): all resume and it tries again. `lockRow()` answers the row's creation time, or ''.
+ * As the workers stop it fires a pair of its own (`start(firePair)`): a stopped worker takes no
+ * new job, so that pair waits for the lock on the running worker, which then must break the row.
  */
 function longPauses(workers, lockRow, { pauseMs = 60_000, probeMs = 3_000, holderPauses = 1, maxTries = 30 } = {}) {
 	let running = false;
@@ -152,7 +154,7 @@ function longPauses(workers, lockRow, { pauseMs = 60_000, probeMs = 3_000, holde
 	return {
 		name: `the lock's holder stopped for ${pauseMs / 1000} s (SIGSTOP while the other worker runs)`,
 		state,
-		async start() {
+		async start(firePair = () => undefined) {
 			running = true;
 			loop = (async () => {
 				for (let tries = 0; running && state.holderPauses < holderPauses && tries < maxTries; ) {
@@ -168,6 +170,7 @@ function longPauses(workers, lockRow, { pauseMs = 60_000, probeMs = 3_000, holde
 						for (const worker of live) signal(worker.pid, 'SIGCONT');
 						continue;
 					}
+					firePair();
 					const [runner, ...held] = [...live].sort(() => Math.random() - 0.5);
 					signal(runner.pid, 'SIGCONT');
 					await sleep(probeMs);
