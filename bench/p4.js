@@ -10,10 +10,10 @@
 const fs = require('node:fs');
 
 const { startQueueN8n } = require('../test/queue/lib/queue-n8n');
+const { procStat, groupMembers } = require('../test/queue/lib/proc');
 const { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } = require('../test/e2e/lib/examples');
 
 const WORKFLOW_ID = 'benchQueueGeocodeCampaign';
-const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 const lbaNode = (name, position, parameters) => ({
 	id: `p4-${name.replace(/\W+/g, '-').toLowerCase()}`,
@@ -73,31 +73,10 @@ const POINTS = [
 
 /** CPU seconds used so far by a process and its children that have exited (utime, stime, cutime, cstime). */
 function cpuSeconds(pid) {
-	try {
-		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
-	} catch {
-		return 0;
-	}
+	const stat = procStat(pid);
+	return stat ? stat.cpuSeconds + stat.childrenCpuSeconds : 0;
 }
-
-/** All pids in a process group (n8n and its task runner). */
-function groupPids(pgid) {
-	const pids = [];
-	for (const entry of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			if (Number(fields[2]) === pgid) pids.push(Number(entry));
-		} catch {
-			/* gone */
-		}
-	}
-	return pids;
-}
-const groupCpu = (pgid) => groupPids(pgid).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+const groupCpu = (pgid) => groupMembers(pgid).reduce((sum, member) => sum + member.cpuSeconds + member.childrenCpuSeconds, 0);
 
 /** CPU seconds of PostgreSQL (every process of the `postgres` user: only the bench's cluster runs) and Redis. */
 function storesCpu(redisDir) {

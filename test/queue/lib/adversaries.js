@@ -14,36 +14,14 @@ const net = require('node:net');
 const os = require('node:os');
 const { spawn } = require('node:child_process');
 
+const { groupMembers } = require('./proc');
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Sleeps `ms`, or less once `going()` turns false: stop() then ends the round, not the gap. */
 async function sleepWhile(ms, going) {
 	for (const until = Date.now() + ms; going() && Date.now() < until; ) await sleep(Math.min(100, until - Date.now()));
 }
 const between = (min, max) => min + Math.random() * (max - min);
-
-/** The processes of process group `group` (n8n and its task runner), from /proc. */
-function groupMembers(group) {
-	const members = [];
-	for (const entry of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		const stat = readStat(entry);
-		if (stat && stat.pgrp === group) members.push(stat);
-	}
-	return members;
-}
-
-/** State letter, process group and CPU seconds (user + system) of a process, or undefined once it is gone. */
-function readStat(pid) {
-	let text;
-	try {
-		text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-	} catch {
-		return undefined;
-	}
-	// The command name is in parentheses and may hold spaces: the fields start after the last ')'.
-	const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-	return { pid: Number(pid), state: fields[0], pgrp: Number(fields[2]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / 100 };
-}
 
 /** Whether every process of group `group` is stopped (state T), looked at for up to `ms`. */
 async function seenStopped(group, ms = 1_000) {
