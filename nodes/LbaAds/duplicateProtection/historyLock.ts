@@ -26,7 +26,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
  *   marks of the 0.2 lock included). A row at or above OUR_MAX, or kept in another mode, is
  *   another node's (Remove Duplicates with Scope Workflow): nothing is deleted, the run stops.
  *
- * What is assumed is in docs/duplicate-protection.md ("What is assumed, exactly").
+ * What is assumed is in docs/duplicate-protection-design.md ("What is assumed, exactly").
  */
 const LOW = Number.MIN_SAFE_INTEGER;
 /** Every number below this is one of ours (LOW, or a mark of the 0.2 lock: LOW + 1 to LOW + 3). */
