@@ -4,17 +4,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { errorOf, harnessDeduplicator } from '../../../../harness';
-import { campaigns, channel, createParameters, runNode, useSandbox } from '../../setup';
+import { errorOf } from '../../../../harness';
+import { campaigns, channel, createParameters, runNode, useFreshHistory, useSandbox } from '../../setup';
 
 const context = useSandbox();
-const store = harnessDeduplicator();
-let counter = 0;
-let workflowId = '';
-beforeEach(() => {
-	store.reset();
-	workflowId = `meaning-${++counter}`;
-});
+const history = useFreshHistory('meaning');
 
 const CAFE = 'Promo spesial di café! Diskon 50% untuk pelanggan setia.';
 const withDates = (overrides: IDataObject) => channel({ startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-07T21:00:00+07:00', ...overrides });
@@ -25,11 +19,11 @@ const channelsFromItem = createParameters({ channelsInput: 'json', channelsJson:
 
 describe('Campaign > Create: the same campaign by meaning', () => {
 	it('the same channels in another order: one campaign, in the same run and in a later one', async () => {
-		const result = await runNode(context, channelsFromItem, [{ channels: [tsel, xl, isat] }, { channels: [isat, tsel, xl] }], { workflowId });
+		const result = await runNode(context, channelsFromItem, [{ channels: [tsel, xl, isat] }, { channels: [isat, tsel, xl] }], { workflowId: history.workflowId });
 		expect(errorOf(result)).toBeUndefined();
 		expect(result.items[0].json.status).toBe('Published');
 		expect(result.items[1].json).toMatchObject({ skipped: true, earlierOutcome: 'sameRun', idempotencyKey: result.items[0].json.idempotencyKey });
-		const later = await runNode(context, channelsFromItem, [{ channels: [xl, isat, tsel] }], { workflowId });
+		const later = await runNode(context, channelsFromItem, [{ channels: [xl, isat, tsel] }], { workflowId: history.workflowId });
 		expect(later.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
 		const sent = await campaigns(context);
 		expect(sent).toHaveLength(1);
@@ -42,7 +36,7 @@ describe('Campaign > Create: the same campaign by meaning', () => {
 			context,
 			channelsFromItem,
 			[{ channels: [tsel, xl] }, { channels: [xl, { ...tsel, smsQty: 501 }] }, { channels: [xl, tsel, tsel] }],
-			{ workflowId },
+			{ workflowId: history.workflowId },
 		);
 		expect(errorOf(result)).toBeUndefined();
 		expect(result.items.map((item) => item.json.status)).toEqual(['Published', 'Published', 'Published']);
@@ -51,7 +45,7 @@ describe('Campaign > Create: the same campaign by meaning', () => {
 
 	it('the same message in NFD (a copy from macOS or a CMS) and in NFC: one campaign, sent in NFC as GSM-7', async () => {
 		const byMessage = createParameters({}, [channel({ message: '={{ $json.message }}' })]);
-		const result = await runNode(context, byMessage, [{ message: CAFE.normalize('NFD') }, { message: CAFE }], { workflowId, timezone: 'Asia/Jakarta' });
+		const result = await runNode(context, byMessage, [{ message: CAFE.normalize('NFD') }, { message: CAFE }], { workflowId: history.workflowId, timezone: 'Asia/Jakarta' });
 		expect(errorOf(result)).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ status: 'Published', smsPerRecipient: [{ channel: 1, encoding: 'GSM-7', units: 56, segments: 1 }] });
 		expect(result.items[1].json).toMatchObject({ skipped: true, earlierOutcome: 'sameRun' });
