@@ -2,7 +2,7 @@
 // Settings → Community nodes → Install `n8n-nodes-lba-ads`, use the node against the sandbox,
 // Update to a newer version from the same page, Uninstall.
 //
-// Path taken: the proxy, not a replay. The package is `npm publish`ed (as 0.1.0, later 0.1.1) to
+// Path taken: the proxy, not a replay. The package is `npm publish`ed (as its own version, later the next patch) to
 // a local Verdaccio without uplinks. n8n runs with HTTPS_PROXY at a test-only proxy on loopback
 // that serves CONNECT registry.npmjs.org:443 with a certificate from a CA made for this run
 // (NODE_EXTRA_CA_CERTS for n8n, npm_config_cafile for the npm it spawns) and forwards to
@@ -21,6 +21,10 @@ const { startSandbox } = require('../../sandbox/server');
 type Json = Record<string, any>;
 
 const PACKAGE = 'n8n-nodes-lba-ads';
+/** The version this checkout would release, and the next patch, published later as the Update. */
+const VERSION = (JSON.parse(fs.readFileSync(path.join(e2e.REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const NEXT = VERSION.replace(/\d+$/, (patch) => String(Number(patch) + 1));
+const escaped = (version: string) => version.replace(/\./g, '\\.');
 const NODE_TYPE = `${PACKAGE}.lbaAds`;
 /** Manual Trigger → LBA Ads Product > Get Many (all, simplified) with the given credential. */
 function productsWorkflow(credential: { id: string; name: string }) {
@@ -77,7 +81,7 @@ e2e.describeE2E(`installed, used, updated and uninstalled through n8n ${e2e.n8nV
 		registry = await e2e.startVerdaccio();
 		userFolder = e2e.makeUserFolder('lba-e2e-community-install-');
 		tgz = await e2e.packPackage(e2e.REPO_ROOT, fs.mkdtempSync(path.join(userFolder.dir, 'pack-')));
-		await e2e.publishAs(registry, tgz, '0.1.0');
+		await e2e.publishAs(registry, tgz, VERSION);
 		proxy = await e2e.startRegistryProxy(registry.url);
 		n8n = await e2e.startN8n(userFolder, { env: proxy.env(path.join(userFolder.dir, 'npm-cache')) });
 		rest = await e2e.setupOwnerAndLogin(n8n);
@@ -110,25 +114,25 @@ e2e.describeE2E(`installed, used, updated and uninstalled through n8n ${e2e.n8nV
 		]);
 		const body = (await response.json()) as Json;
 		if (response.status() !== 200) throw new Error(`install answered ${response.status()}: ${JSON.stringify(body)}\n${n8n!.logs().slice(-3000)}`);
-		expect(body.data).toMatchObject({ packageName: PACKAGE, installedVersion: '0.1.0' });
+		expect(body.data).toMatchObject({ packageName: PACKAGE, installedVersion: VERSION });
 		expect((body.data.installedNodes as Json[]).map((node) => node.type).sort()).toEqual([NODE_TYPE, `${PACKAGE}.lbaAdsTrigger`]);
 
 		await page.getByText('Package installed').first().waitFor({ timeout: 30000 });
-		await expect(packageCard().innerText()).resolves.toMatch(/LBA Ads,\s*LBA Ads Trigger[\s\S]*v0\.1\.0/);
+		await expect(packageCard().innerText()).resolves.toMatch(new RegExp(`LBA Ads,\\s*LBA Ads Trigger[\\s\\S]*v${escaped(VERSION)}`));
 		await e2e.screenshot(page, 'community-install-2-installed');
 
 		// It came through the proxy from the local registry: n8n's own version check first, then
-		// npm's `pack` fetching the 0.1.0 tarball.
+		// npm's `pack` fetching that version's tarball.
 		const versionCheck = proxy!.requests.find((r) => r.path === `/${PACKAGE}/latest`);
 		expect(versionCheck).toMatchObject({ method: 'GET', status: 200, userAgent: 'n8n' });
-		expect(proxy!.requests).toContainEqual(expect.objectContaining({ path: `/${PACKAGE}/-/${PACKAGE}-0.1.0.tgz`, status: 200, userAgent: expect.stringMatching(/^npm\//) }));
+		expect(proxy!.requests).toContainEqual(expect.objectContaining({ path: `/${PACKAGE}/-/${PACKAGE}-${VERSION}.tgz`, status: 200, userAgent: expect.stringMatching(/^npm\//) }));
 		expect(proxy!.refused).not.toContain(`${e2e.PUBLIC_REGISTRY_HOST}:443`);
 		// n8n's ban-list check (POST https://api.n8n.io/api/package) went to the proxy as well and was
 		// refused: nothing of the install reaches the internet (n8n treats that failure as "not banned").
 		expect(proxy!.refused).toContain('api.n8n.io:443');
 		// What n8n left on disk: the published files, with the peer dependency stripped.
 		const installed = JSON.parse(fs.readFileSync(path.join(installedDir(), 'package.json'), 'utf8'));
-		expect(installed).toMatchObject({ name: PACKAGE, version: '0.1.0' });
+		expect(installed).toMatchObject({ name: PACKAGE, version: VERSION });
 		expect(installed.peerDependencies).toBeUndefined();
 		expect(fs.existsSync(path.join(installedDir(), 'node_modules'))).toBe(false); // nothing pulled in: no runtime dependencies
 		expect(await nodeTypes()).toEqual(expect.arrayContaining([NODE_TYPE, `${PACKAGE}.lbaAdsTrigger`]));
@@ -154,8 +158,8 @@ e2e.describeE2E(`installed, used, updated and uninstalled through n8n ${e2e.n8nV
 		expect(products.map((p) => [p.uuid, p.name, p.price])).toEqual(catalogue.results.map((p: Json) => [p.uuid, p.name, p.price.amount]));
 	});
 
-	test('Update: 0.1.1 published to the registry shows up on the same page and installs', async () => {
-		await e2e.publishAs(registry!, tgz, '0.1.1');
+	test(`Update: ${NEXT} published to the registry shows up on the same page and installs`, async () => {
+		await e2e.publishAs(registry!, tgz, NEXT);
 		await openCommunityNodesPage();
 		// n8n asks `npm outdated` (through the proxy) whether a newer version exists.
 		const updateButton = packageCard().getByRole('button', { name: 'Update' });
@@ -173,14 +177,14 @@ e2e.describeE2E(`installed, used, updated and uninstalled through n8n ${e2e.n8nV
 		]);
 		const body = (await response.json()) as Json;
 		if (response.status() !== 200) throw new Error(`update answered ${response.status()}: ${JSON.stringify(body)}\n${n8n!.logs().slice(-3000)}`);
-		expect(body.data).toMatchObject({ packageName: PACKAGE, installedVersion: '0.1.1' });
+		expect(body.data).toMatchObject({ packageName: PACKAGE, installedVersion: NEXT });
 
 		await page.getByText('Package updated').first().waitFor({ timeout: 30000 });
-		await packageCard().getByText('v0.1.1').waitFor({ timeout: 30000 });
+		await packageCard().getByText(`v${NEXT}`).waitFor({ timeout: 30000 });
 		await expect(packageCard().getByRole('button', { name: 'Update' }).count()).resolves.toBe(0);
 		await e2e.screenshot(page, 'community-install-5-updated');
-		expect(JSON.parse(fs.readFileSync(path.join(installedDir(), 'package.json'), 'utf8')).version).toBe('0.1.1');
-		expect(proxy!.requests).toContainEqual(expect.objectContaining({ path: `/${PACKAGE}/-/${PACKAGE}-0.1.1.tgz`, status: 200 }));
+		expect(JSON.parse(fs.readFileSync(path.join(installedDir(), 'package.json'), 'utf8')).version).toBe(NEXT);
+		expect(proxy!.requests).toContainEqual(expect.objectContaining({ path: `/${PACKAGE}/-/${PACKAGE}-${NEXT}.tgz`, status: 200 }));
 
 		// The updated package still runs the workflow.
 		const { executionId } = await rest.runWorkflow(workflow.id, 'Start');

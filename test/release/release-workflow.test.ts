@@ -37,7 +37,8 @@ describe('.github/workflows/release.yml', () => {
 		expect(publish.steps.map((step: { run?: string }) => step.run ?? '')).toContain('npm publish --provenance --access public');
 	});
 
-	it('npm run release bumps the version, dates the changelog, commits, tags and pushes (to a local remote)', () => {
+	/** A clone of this checkout's last commit with a local bare remote, on a branch of its own. */
+	function cloneForRelease() {
 		const dir = mkdtempSync(path.join(tmpdir(), 'lba-release-'));
 		const run = (cwd: string, command: string, args: string[]) => {
 			const env = { ...process.env, GIT_AUTHOR_NAME: 'Release Test', GIT_AUTHOR_EMAIL: 'release@test', GIT_COMMITTER_NAME: 'Release Test', GIT_COMMITTER_EMAIL: 'release@test' };
@@ -52,16 +53,36 @@ describe('.github/workflows/release.yml', () => {
 		run(work, 'git', ['remote', 'set-url', 'origin', path.join(dir, 'remote.git')]);
 		run(work, 'git', ['checkout', '-q', '-b', 'release-test']);
 		run(work, 'git', ['push', '-q', '-u', 'origin', 'release-test']);
-		const before = JSON.parse(readFileSync(path.join(work, 'package.json'), 'utf8')).version as string;
-		const [major, minor, patch] = before.split('.').map(Number);
-		const expected = `${major}.${minor}.${patch + 1}`;
-
-		run(work, 'bash', ['scripts/release.sh', 'patch']);
-
-		expect(JSON.parse(readFileSync(path.join(work, 'package.json'), 'utf8')).version).toBe(expected);
-		expect(readFileSync(path.join(work, 'CHANGELOG.md'), 'utf8')).toMatch(new RegExp(`^## ${expected.replace(/\./g, '\\.')} \\(\\d{4}-\\d{2}-\\d{2}\\)$`, 'm'));
 		const remote = path.join(dir, 'remote.git');
-		expect(run(remote, 'git', ['tag', '--list'])).toContain(`v${expected}`);
-		expect(run(remote, 'git', ['log', '-1', '--format=%s', 'release-test'])).toBe(`Release ${expected}\n`);
+		const version = () => JSON.parse(readFileSync(path.join(work, 'package.json'), 'utf8')).version as string;
+		const released = (expected: string) => {
+			expect(version()).toBe(expected);
+			expect(JSON.parse(readFileSync(path.join(work, 'package-lock.json'), 'utf8')).version).toBe(expected);
+			expect(readFileSync(path.join(work, 'CHANGELOG.md'), 'utf8')).toMatch(new RegExp(`^## ${expected.replace(/\./g, '\\.')} \\(\\d{4}-\\d{2}-\\d{2}\\)$`, 'm'));
+			expect(run(remote, 'git', ['tag', '--list'])).toContain(`v${expected}`);
+			expect(run(remote, 'git', ['log', '-1', '--format=%s', 'release-test'])).toBe(`Release ${expected}\n`);
+		};
+		return { work, run, version, released };
+	}
+
+	it('npm run release bumps the version, dates the changelog, commits, tags and pushes (to a local remote)', () => {
+		const { work, run, version, released } = cloneForRelease();
+		const [major, minor, patch] = version().split('.').map(Number);
+		run(work, 'bash', ['scripts/release.sh', 'patch']);
+		released(`${major}.${minor}.${patch + 1}`);
+	});
+
+	it("the first release is package.json's own version, given exactly; a version already tagged is refused", () => {
+		const { work, run, version, released } = cloneForRelease();
+		const first = version();
+		run(work, 'bash', ['scripts/release.sh', first]);
+		released(first);
+		// A later change, then the same version by mistake.
+		const changelog = path.join(work, 'CHANGELOG.md');
+		writeFileSync(changelog, readFileSync(changelog, 'utf8').replace(/^## /m, '## Unreleased\n\n- A fix.\n\n## '));
+		run(work, 'git', ['commit', '-qam', 'A fix']);
+		expect(() => run(work, 'bash', ['scripts/release.sh', first])).toThrow(`release: v${first} is already released`);
+		expect(version()).toBe(first);
+		expect(run(work, 'git', ['status', '--porcelain'])).toBe('');
 	});
 });

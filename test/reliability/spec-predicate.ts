@@ -28,7 +28,8 @@ const fail = (why: string): { ok: false; why: string } => ({ ok: false, why });
 
 export function text(value: unknown, max: number): Verdict<string> {
 	if (typeof value !== 'string') return fail('not text');
-	const trimmed = value.trim();
+	// Sent trimmed and in Unicode NFC (docs/choices.md), and counted as sent.
+	const trimmed = value.trim().normalize('NFC');
 	if (trimmed === '') return fail('blank');
 	if ([...trimmed].length > max) return fail(`longer than ${max}`);
 	return { ok: true, value: trimmed };

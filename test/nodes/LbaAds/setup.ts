@@ -7,7 +7,7 @@ import * as http from 'node:http';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { chain, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
+import { chain, harnessDeduplicator, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox } = require('../../../sandbox/server.js') as {
@@ -45,6 +45,20 @@ export function useSandbox(options: Record<string, unknown> = {}): Context {
 		await control(context, 'POST', '/_sandbox/reset');
 	});
 	return context;
+}
+
+/**
+ * n8n's history of sent campaigns (the harness's store) emptied before each test, and a workflow
+ * id of its own for each test (`<prefix>-1`, `<prefix>-2`, …): read `history.workflowId` in the test.
+ */
+export function useFreshHistory(prefix: string) {
+	const history = { store: harnessDeduplicator(), workflowId: '' };
+	let counter = 0;
+	beforeEach(() => {
+		history.store.reset();
+		history.workflowId = `${prefix}-${++counter}`;
+	});
+	return history;
 }
 
 /**

@@ -90,11 +90,17 @@ export const LIMITS = {
 	channels: 99,
 };
 
+/**
+ * Text as sent: trimmed and in Unicode NFC, so the same words typed with combining accents (a copy
+ * from macOS or a CMS) are the same campaign and stay in the GSM alphabet ("é" is GSM, "e" + U+0301
+ * is UCS-2): see docs/choices.md. The length is counted as sent.
+ */
 function requiredText(maxCharacters: number) {
 	return z
 		.string({ required_error: 'is required', invalid_type_error: 'must be text' })
 		.trim()
 		.min(1, 'must not be empty')
+		.transform((text) => text.normalize('NFC'))
 		.refine(
 			(text) => characterCount(text) <= maxCharacters,
 			(text) => ({ message: `must be at most ${maxCharacters} characters, got ${characterCount(text)}` }),

@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isResourceLocatorValue, jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import type { CampaignBody } from './campaignSchema';
+import { campaignByMeaning } from './campaignMeaning';
 import type { Spending } from './spendingLimits';
 import { runsAsTool } from '../../../helpers/aiTool';
-import { isValidZone, readInZone, utcInstant } from '../../../helpers/dates';
+import { isValidZone, readInZone } from '../../../helpers/dates';
 import { contentKey, customKey, legacyKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
 import { itemRetryKey } from '../../../duplicateProtection/itemOrigin';
 
@@ -64,11 +65,7 @@ export function campaignKeys(ctx: IExecuteFunctions, itemIndex: number, body: Ca
 	const target = serviceTarget(baseUrl);
 	const retryKey = itemRetryKey(ctx, itemIndex, target);
 	if (mode === 'content') {
-		const campaign = {
-			...body,
-			channels: body.channels.map((channel) => ({ ...channel, startDate: utcInstant(channel.startDate), endDate: utcInstant(channel.endDate) })),
-		};
-		return { key: contentKey(campaign, target), retryKey, legacyKey: legacyKey('content', body) };
+		return { key: contentKey(campaignByMeaning(body), target), retryKey, legacyKey: legacyKey('content', body) };
 	}
 	const value = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
 	const key = customKey(value, target);

@@ -64,6 +64,22 @@ describe('Campaign > Create: dry run', () => {
 		expect(await campaigns(context)).toHaveLength(1);
 	});
 
+	it('a message typed with combining accents is shown, counted and sent as it goes out: in NFC', async () => {
+		const decomposed = 'Halo Hélène! Promo spesial di café kami: diskon 50% untuk pelanggan setia setiap Jumat. Tunjukkan SMS ini di kasir.'.normalize('NFD');
+		const parameters = createParameters({}, [channel({ message: decomposed })]);
+		const dry = await runNode(context, withDryRun(parameters), [{}], { workflowId });
+		const body = (dry.items[0].json.request as IDataObject).body as IDataObject;
+		const shown = (body.channels as IDataObject[])[0].message as string;
+		expect(shown).toBe(decomposed.normalize('NFC'));
+		expect(shown).not.toBe(decomposed);
+		// As typed (NFD) it would be UCS-2 and 2 SMS per recipient; as sent it is GSM-7 and 1.
+		expect(dry.items[0].json.smsPerRecipient).toEqual([{ channel: 1, encoding: 'GSM-7', units: 115, segments: 1 }]);
+		expect(dry.items[0].json.warnings).toEqual([expect.stringMatching(/had no UTC offset/)]);
+		await runNode(context, parameters, [{}], { workflowId });
+		const [sent] = await requests(context, { method: 'POST', path: '/lba/campaign' });
+		expect(sent.body).toEqual(body);
+	});
+
 	it('on the tool, the model previews with preview: true and publishes with preview: false', async () => {
 		const call = (preview: boolean) => ({
 			name: 'Tool preview',

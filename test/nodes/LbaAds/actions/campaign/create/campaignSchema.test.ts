@@ -89,6 +89,29 @@ describe('campaign validation (before anything is sent)', () => {
 		const result = checkCampaign(campaign, 'Asia/Jayapura');
 		expect(result.ok && result.body.channels[0].startDate).toBe('2026-12-01T09:00:00+09:00');
 	});
+
+	it('sends every text in Unicode NFC: accents typed as combining marks (macOS, a CMS) are composed', () => {
+		const nfd = (text: string) => text.normalize('NFD');
+		const result = checkCampaign(
+			{ ...campaign, name: nfd('Crème brûlée'), description: nfd('Hélène'), channels: [{ ...channel, sender: nfd('CaféBdg'), message: nfd(' Promo spesial di café ') }] },
+			'Asia/Jakarta',
+		);
+		if (!result.ok) throw new Error('expected a valid campaign');
+		const { name, description, channels } = result.body;
+		expect([name, description, channels[0].sender, channels[0].message]).toEqual(['Crème brûlée', 'Hélène', 'CaféBdg', 'Promo spesial di café']);
+		expect([name, description, channels[0].sender, channels[0].message].every((text) => text === text.normalize('NFC'))).toBe(true);
+		expect(nfd('Crème brûlée')).not.toBe('Crème brûlée');
+	});
+
+	it('counts the length as sent: 160 characters in NFC pass although their NFD copy has 161', () => {
+		const message = `${'x'.repeat(156)}café`;
+		expect(Array.from(message.normalize('NFD'))).toHaveLength(161);
+		expect(checkCampaign({ ...campaign, channels: [{ ...channel, message: message.normalize('NFD') }] }, 'Asia/Jakarta').ok).toBe(true);
+		expect(problems({ ...campaign, channels: [{ ...channel, message: `x${message}`.normalize('NFD') }] })).toContainEqual({
+			field: 'channels[0].message',
+			message: 'must be at most 160 characters, got 161',
+		});
+	});
 });
 
 // Defects the generated-input suite (test/reliability/bad-input) found: each of these was sent

@@ -1,4 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { smsCount } from '../../../../../../nodes/LbaAds/actions/campaign/create/smsSegments';
+
+/** The GSM 03.38 tables, typed from the standard (not read from the code under test). */
+const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_EXTENSION = '\f^{}\\[~]|€';
 
 // Published rules (3GPP TS 23.038 / 23.040), as the usual SMS calculators apply them:
 // GSM-7 160 in one SMS, 153 per segment; UCS-2 70, then 67; extension characters take two
@@ -37,10 +44,37 @@ describe('smsCount', () => {
 	});
 
 	it('every one of the 127 basic characters and 10 extension characters is GSM-7', () => {
-		const basic = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
-		expect(Array.from(basic)).toHaveLength(127);
-		expect(smsCount(basic)).toMatchObject({ encoding: 'GSM-7', units: 127 });
-		expect(smsCount('\f^{}\\[~]|€')).toMatchObject({ encoding: 'GSM-7', units: 20 });
+		expect(Array.from(GSM_BASIC)).toHaveLength(127);
+		expect(smsCount(GSM_BASIC)).toMatchObject({ encoding: 'GSM-7', units: 127 });
+		expect(smsCount(GSM_EXTENSION)).toMatchObject({ encoding: 'GSM-7', units: 20 });
 		for (const other of ['`', 'ç', 'á', 'Ā', '’', '•', '\t']) expect(smsCount(other).encoding).toBe('UCS-2');
+	});
+});
+
+// The node sends text in NFC (campaignSchema.ts); docs/choices.md shows what that saves.
+describe('smsCount of NFD and NFC text', () => {
+	it('the figures in docs/choices.md ("Text in Unicode NFC") are this counter\'s', () => {
+		const doc = readFileSync(path.resolve(__dirname, '../../../../../../docs/choices.md'), 'utf8');
+		const section = doc.split('## Text in Unicode NFC')[1].split('\n## ')[0];
+		const rows = section.split('\n').filter((line) => /^\| [^-|]/.test(line) && !line.startsWith('| Message'));
+		expect(rows.length).toBeGreaterThanOrEqual(5);
+		const shown = (text: string) => {
+			const { encoding, units, segments } = smsCount(text);
+			return `${encoding}, ${units} units, ${segments} SMS`;
+		};
+		for (const row of rows) {
+			const [message, characters, asNfd, asNfc] = row.split(' | ').map((cell) => cell.replace(/^\| |\s\|$/g, ''));
+			expect([message, characters]).toEqual([message, `${Array.from(message.normalize('NFD')).length} / ${Array.from(message.normalize('NFC')).length}`]);
+			expect([message, asNfd, asNfc]).toEqual([message, shown(message.normalize('NFD')), shown(message.normalize('NFC'))]);
+		}
+	});
+
+	it('text in the GSM alphabet is already NFC (each character, each pair), so sending NFC never makes a GSM-7 message UCS-2', () => {
+		const gsm = Array.from(`${GSM_BASIC}${GSM_EXTENSION}`);
+		expect(gsm).toHaveLength(137);
+		const changed = gsm.flatMap((first) => [first, ...gsm.map((second) => first + second)]).filter((text) => text.normalize('NFC') !== text);
+		expect(changed).toEqual([]);
+		// Where NFC does change text, the counter sees the difference: an ohm sign is UCS-2, the omega NFC gives is GSM-7.
+		expect([smsCount('\u2126').encoding, smsCount('\u2126'.normalize('NFC')).encoding]).toEqual(['UCS-2', 'GSM-7']);
 	});
 });

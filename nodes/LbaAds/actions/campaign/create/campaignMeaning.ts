@@ -1,0 +1,32 @@
+import type { CampaignBody } from './campaignSchema';
+import { utcInstant } from '../../../helpers/dates';
+
+/**
+ * The campaign as its content key sees it: what it means, not how it was written. The body comes
+ * from the campaign schema, so its text is already in Unicode NFC (as sent). On top of that:
+ * - dates as UTC instants: 09:00+07:00 and 02:00Z are the same moment;
+ * - channels in one order: the same channels listed in another order are the same campaign.
+ *   A channel listed twice counts twice: the service creates (and bills) both, so [A, A, B] is
+ *   not the same campaign as [A, B].
+ */
+export function campaignByMeaning(body: CampaignBody): CampaignBody {
+	const channels = body.channels.map((channel) => ({
+		...channel,
+		startDate: utcInstant(channel.startDate),
+		endDate: utcInstant(channel.endDate),
+	}));
+	return { ...body, channels: sortedBy(channels, channelText) };
+}
+
+/** One channel as text with its fields in name order: equal texts, equal channels. */
+function channelText(channel: CampaignBody['channels'][number]): string {
+	return JSON.stringify(channel, Object.keys(channel).sort());
+}
+
+/** Sorted by code units, not by locale, so every machine gives the same order. */
+function sortedBy<T>(values: T[], text: (value: T) => string): T[] {
+	return values
+		.map((value) => ({ value, text: text(value) }))
+		.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
+		.map(({ value }) => value);
+}
