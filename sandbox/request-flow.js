@@ -7,6 +7,7 @@ const { MAX_BODY_BYTES, errorReply, jsonReply, sendReply, readBody, mediaType } 
 const { bearerToken, invalidTokenReply } = require('./auth');
 const { faultReplacesReply } = require('./control');
 const { splitTarget, protocolError, lingeringClose } = require('./http-protocol');
+const { pathParamsReply } = require('./router');
 
 const CONTROL_PREFIX = '/_sandbox/';
 
@@ -42,11 +43,13 @@ class Sleeps {
  * @returns {(req, res) => Promise<void>} the server's request listener
  */
 function createRequestFlow({ router, context, log, sleeps, isClosed }) {
-  /** The reply of the API itself: routing, then the token, then the operation's handler. */
+  /** The reply of the API itself: routing, then the token, then the path's values (their schemas), then the operation's handler. */
   async function handle(req, pathname, query, raw) {
     const { op, allow, params, reply } = router.route(req.method, pathname);
     if (reply) return reply;
     if (op.needsToken && !context.tokens.isValid(bearerToken(req.headers.authorization))) return invalidTokenReply();
+    const invalidPath = pathParamsReply(op, params);
+    if (invalidPath) return invalidPath;
     return op.handler({ req, op, raw, query, params, allow });
   }
 
