@@ -1,7 +1,8 @@
 /**
  * Every operation the node registers has its section in docs/operations.md ("## Resource →
- * Operation") and in the README's Operations ("### Resource → Operation"), and no section
- * names an operation that does not exist.
+ * Operation") and in the README's Operations ("### Resource → Operation"), and its row in the
+ * tools table of docs/ai-agent-tool.md naming each field the model fills (its `$fromAI` keys);
+ * no section or row names an operation that does not exist.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -41,6 +42,25 @@ describe('the operations in the docs', () => {
 		expectAgreement(
 			compare('README.md', operationHeadings(readme.slice(start, end), '###')),
 			'Add (or rename) "### <Resource> → <Operation>" under "## Operations" in README.md: two or three lines for users, linking docs/operations.md.',
+		);
+	});
+
+	it('docs/ai-agent-tool.md has a tools-table row for each registered operation, naming every field the model fills', () => {
+		const markdown = readFileSync(path.join(REPO, 'docs/ai-agent-tool.md'), 'utf8');
+		const rows = new Map([...markdown.matchAll(/^\| (\S[^|→]*? → [^|]+?) \|.*\| ([^|]*) \|$/gm)].map((match) => [match[1], match[2]]));
+		const problems = compare('docs/ai-agent-tool.md', [...rows.keys()]);
+		for (const resource of RESOURCES) {
+			for (const module of resource.operations) {
+				const name = `${resource.name} → ${module.option.name}`;
+				const keys = module.description
+					.filter((property) => property.displayOptions?.show?.['@tool']?.[0] === true)
+					.flatMap((property) => [...String(property.default).matchAll(/\$fromAI\('([^']+)'/g)].map((match) => match[1]));
+				for (const key of keys) if (rows.has(name) && !rows.get(name)!.includes(`\`${key}\``)) problems.push(`docs/ai-agent-tool.md: the ${name} row does not name \`${key}\``);
+			}
+		}
+		expectAgreement(
+			problems,
+			'Add (or fix) the row "| <Resource> → <Operation> | "<its Tool Description, start>" | <each $fromAI key in backticks, or none> |" in the tools table of docs/ai-agent-tool.md.',
 		);
 	});
 });
