@@ -1,8 +1,8 @@
 /**
  * Every operation the node registers has its section in docs/operations.md ("## Resource →
  * Operation") and in the README's Operations ("### Resource → Operation"), and its row in the
- * tools table of docs/ai-agent-tool.md naming each field the model fills (its `$fromAI` keys);
- * no section or row names an operation that does not exist.
+ * tools table of docs/ai-agent-tool.md naming each field the model fills (its `$fromAI` keys),
+ * and a line in CHANGELOG.md; no section or row names an operation that does not exist.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -61,6 +61,14 @@ describe('the operations in the docs', () => {
 		expectAgreement(
 			problems,
 			'Add (or fix) the row "| <Resource> → <Operation> | "<its Tool Description, start>" | <each $fromAI key in backticks, or none> |" in the tools table of docs/ai-agent-tool.md.',
+		);
+	});
+
+	it('CHANGELOG.md names each registered operation ("Resource → Operation")', () => {
+		const changelog = readFileSync(path.join(REPO, 'CHANGELOG.md'), 'utf8');
+		expectAgreement(
+			registered.filter((name) => !changelog.includes(name)).map((name) => `CHANGELOG.md: no line names ${name}`),
+			'Add a line under "## Unreleased" → "### Added" in CHANGELOG.md: "- **<Resource> → <Operation>**: what it does for the user, in a sentence."',
 		);
 	});
 });
