@@ -29,8 +29,14 @@ describe('the operations in the docs', () => {
 	it('docs/operations.md has a "## Resource → Operation" section for each registered operation', () => {
 		const markdown = readFileSync(path.join(REPO, 'docs/operations.md'), 'utf8');
 		expectAgreement(
-			compare('docs/operations.md', operationHeadings(markdown, '##')),
-			'Add (or rename) the section "## <Resource> → <Operation> (`METHOD /path`)" in docs/operations.md, with its fields, and its line in the list at the top.',
+			[
+				...compare('docs/operations.md', operationHeadings(markdown, '##')),
+				...registered.filter((name) => !markdown.includes(`- [${name}](#`)).map((name) => `docs/operations.md: no line "- [${name}](#…)" in the list at the top`),
+			],
+			'Add (or rename) the section "## <Resource> → <Operation> (`METHOD /path`)" in docs/operations.md, with its fields, and its line in the list at the top, ' +
+				'"- [<Resource> → <Operation>](#<anchor>)". The anchor is GitHub\'s: the heading in lower case, without punctuation other than - and _ ' +
+				'(backticks, slashes, braces, arrows and parentheses go), spaces as -: "## Campaign → Create (`POST /lba/campaign`)" is #campaign--create-post-lbacampaign ' +
+				'(test/docs/links.test.ts checks it).',
 		);
 	});
 
