@@ -297,7 +297,7 @@ export function probesForEveryRoute(): Probe[] {
 		const verbs = [...Object.keys(methods), ...(methods.GET ? ['HEAD'] : []), 'PATCH'];
 		for (const target of targets)
 			for (const verb of verbs)
-				for (const auth of [{ authorization: `Bearer ${TOKEN}` }, {}]) {
+				for (const auth of [{ authorization: `Bearer ${TOKEN}` }, {}] as Array<Record<string, string>>) {
 					probes.push({ method: verb, target, headers: auth, campaign: false });
 					probes.push({ method: verb, target, headers: { ...auth, 'content-type': 'application/json' }, body: campaign, campaign: true });
 				}
