@@ -1,14 +1,21 @@
 /**
  * Every operation the node registers has its section in docs/operations.md ("## Resource →
- * Operation") and in the README's Operations ("### Resource → Operation"), and its row in the
- * tools table of docs/ai-agent-tool.md naming each field the model fills (its `$fromAI` keys),
- * and a line in CHANGELOG.md; no section or row names an operation that does not exist.
+ * Operation") and in the README's Operations ("### Resource → Operation"), and a line in
+ * CHANGELOG.md; no section names an operation that does not exist. The tools table of
+ * docs/ai-agent-tool.md is written from the registry (scripts/tool-table.js): it must be current.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { RESOURCES } from '../../nodes/LbaAds/actions/resources';
 import { expectAgreement, REPO } from './openapi';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { PAGE, toolTable, withTable } = require('../../scripts/tool-table') as {
+	PAGE: string;
+	toolTable(resources: typeof RESOURCES): string;
+	withTable(page: string, table: string): string;
+};
 
 const registered = RESOURCES.flatMap((resource) => resource.operations.map((module) => `${resource.name} → ${module.option.name}`));
 
@@ -51,22 +58,12 @@ describe('the operations in the docs', () => {
 		);
 	});
 
-	it('docs/ai-agent-tool.md has a tools-table row for each registered operation, naming every field the model fills', () => {
-		const markdown = readFileSync(path.join(REPO, 'docs/ai-agent-tool.md'), 'utf8');
-		const rows = new Map([...markdown.matchAll(/^\| (\S[^|→]*? → [^|]+?) \|.*\| ([^|]*) \|$/gm)].map((match) => [match[1], match[2]]));
-		const problems = compare('docs/ai-agent-tool.md', [...rows.keys()]);
-		for (const resource of RESOURCES) {
-			for (const module of resource.operations) {
-				const name = `${resource.name} → ${module.option.name}`;
-				const keys = module.description
-					.filter((property) => property.displayOptions?.show?.['@tool']?.[0] === true)
-					.flatMap((property) => [...String(property.default).matchAll(/\$fromAI\('([^']+)'/g)].map((match) => match[1]));
-				for (const key of keys) if (rows.has(name) && !rows.get(name)!.includes(`\`${key}\``)) problems.push(`docs/ai-agent-tool.md: the ${name} row does not name \`${key}\``);
-			}
-		}
+	it("docs/ai-agent-tool.md's tools table is the registry's: each operation, its Tool Description, the fields the model fills", () => {
+		const page = readFileSync(PAGE, 'utf8');
+		const expected = withTable(page, toolTable(RESOURCES));
 		expectAgreement(
-			problems,
-			'Add (or fix) the row "| <Resource> → <Operation> | "<its Tool Description, start>" | <each $fromAI key in backticks, or none> |" in the tools table of docs/ai-agent-tool.md.',
+			page === expected ? [] : ["docs/ai-agent-tool.md: the tools table is not the registry's"],
+			'Run `npm run fixtures:update` (it rewrites the tools table of docs/ai-agent-tool.md) and review its diff.',
 		);
 	});
 

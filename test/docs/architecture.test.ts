@@ -5,6 +5,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { expectAgreement } from '../agreements/openapi';
+
 const ROOT = path.resolve(__dirname, '../..');
 
 /** The paths the tree names: a line's first word, under the folders of the lines above it with less indent. */
@@ -41,11 +43,11 @@ describe("ARCHITECTURE.md's tree", () => {
 
 	it('names only paths that exist', () => {
 		const missing = named.filter((name) => !existsSync(path.join(ROOT, name)));
-		expect({ missing, fix: 'Rename or remove these lines of the tree in ARCHITECTURE.md ("## The tree")' }).toEqual({ missing: [], fix: expect.any(String) });
+		expectAgreement(missing.map((name) => `ARCHITECTURE.md names ${name}, which does not exist`), 'Rename or remove these lines of the tree in ARCHITECTURE.md ("## The tree").');
 	});
 
 	it('names every folder of nodes/ and sandbox/', () => {
 		const unnamed = [...folders('nodes'), ...folders('sandbox')].filter((folder) => !named.some((name) => name.startsWith(folder)));
-		expect({ unnamed, fix: 'Add a line for each to the tree in ARCHITECTURE.md ("## The tree"): the folder and what it holds' }).toEqual({ unnamed: [], fix: expect.any(String) });
+		expectAgreement(unnamed.map((folder) => `ARCHITECTURE.md does not name ${folder}`), 'Add a line for each to the tree in ARCHITECTURE.md ("## The tree"): the folder and what it holds.');
 	});
 });

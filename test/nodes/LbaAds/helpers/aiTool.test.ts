@@ -8,6 +8,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { RESOURCES } from '../../../../nodes/LbaAds/actions/resources';
+import { expectAgreement } from '../../../agreements/openapi';
 
 const MODEL_FILLS = new Set(['string', 'number', 'json']);
 const onTool = (property: INodeProperties) => property.displayOptions?.show?.['@tool']?.[0] === true;
@@ -23,10 +24,10 @@ describe('every operation as an AI agent tool', () => {
 		const missing = operations
 			.filter(({ module }) => !module.description.some((property) => property.name === 'toolDescription' && onTool(property)))
 			.map(({ name }) => name);
-		expect({ missing, fix: 'Put toolDescription(<resource>, <operation>, <what it does, what it costs, when not to call it>) from helpers/aiTool.ts first in its description' }).toEqual({
-			missing: [],
-			fix: expect.any(String),
-		});
+		expectAgreement(
+			missing.map((name) => `${name}: no toolDescription`),
+			'Put toolDescription(<resource>, <operation>, <what it does, what it costs, when not to call it>) from helpers/aiTool.ts first in its description.',
+		);
 	});
 
 	it('fills every required text, number and JSON field from the model ($fromAI) on the tool', () => {
@@ -34,11 +35,11 @@ describe('every operation as an AI agent tool', () => {
 			module.description
 				.filter((property) => property.required && MODEL_FILLS.has(property.type) && property.name !== 'toolDescription' && alwaysOnTool(property) && !onTool(property))
 				.filter((property) => !module.description.some((twin) => twin.name === property.name && onTool(twin) && String(twin.default).includes('$fromAI(')))
-				.map((property) => `${name}: ${property.name}`),
+				.map((property) => `${name}: ${property.name} is required but has no $fromAI default on the tool`),
 		);
-		expect({
+		expectAgreement(
 			missing,
-			fix: "Wrap each in ...withToolDefault(property, fromAI('<key>', '<what the model must give, with an example>', '<type>')) from helpers/aiTool.ts (see location/reverseGeocode.operation.ts)",
-		}).toEqual({ missing: [], fix: expect.any(String) });
+			"Wrap each in ...withToolDefault(property, fromAI('<key>', '<what the model must give, with an example>', '<type>')) from helpers/aiTool.ts (see location/reverseGeocode.operation.ts).",
+		);
 	});
 });

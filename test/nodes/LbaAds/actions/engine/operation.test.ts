@@ -4,6 +4,7 @@
  * service, and one with `sendAll` (work on n8n's own data) says it does not.
  */
 import { RESOURCES } from '../../../../../nodes/LbaAds/actions/resources';
+import { expectAgreement } from '../../../../agreements/openapi';
 
 describe('every operation', () => {
 	it('has usesService: true exactly when it sends with send() (and so gets a transport)', () => {
@@ -12,9 +13,6 @@ describe('every operation', () => {
 				.filter(({ operation }) => operation.usesService !== Boolean(operation.send))
 				.map(({ option, operation }) => `${resource.name} → ${option.name}: usesService is ${operation.usesService}, ${operation.send ? 'but it has send()' : 'but it has no send()'}`),
 		);
-		expect({ wrong, fix: 'An operation that calls the LBA service has send() and usesService: true; work on n8n\'s own data has sendAll() and usesService: false' }).toEqual({
-			wrong: [],
-			fix: expect.any(String),
-		});
+		expectAgreement(wrong, "An operation that calls the LBA service has send() and usesService: true; work on n8n's own data has sendAll() and usesService: false.");
 	});
 });
