@@ -1,3 +1,4 @@
+export {}; // a module, so its names do not meet those of the other script-style sandbox tests
 // The sandbox's answer check for tests (sandbox/answer-check.js, startSandbox({ checkAnswers: true })),
 // on a small document of its own: a documented answer passes unchanged; an undocumented status or body becomes a 500 naming it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
