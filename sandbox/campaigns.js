@@ -40,7 +40,7 @@ class CampaignStore {
   /** @param {string | undefined} dataDir */
   constructor(dataDir) {
     this.campaigns = [];
-    this.ids = new Set();
+    this.byId = new Map(); // campaignId -> the kept campaign
     this.journalPath = dataDir ? path.join(path.resolve(dataDir), JOURNAL_FILE) : null;
     this.journal = null; // file handle, opened by open()
     this.writes = Promise.resolve(); // appends run one after another
@@ -80,6 +80,12 @@ class CampaignStore {
     return this.campaigns.map(shown);
   }
 
+  /** The campaign with this id as list() shows it, or undefined (for a path such as /lba/campaign/{campaignId}/…). */
+  find(campaignId) {
+    const kept = this.byId.get(campaignId);
+    return kept && shown(kept);
+  }
+
   /**
    * Creates a campaign from a validated request body; resolves once it is journalled.
    * `text` is the JSON text `request` was parsed from (kept instead of the object when given).
@@ -107,18 +113,18 @@ class CampaignStore {
     let id;
     // From a pool of random bytes: randomBytes per ID would be a system call per campaign.
     do id = randomHex16();
-    while (this.ids.has(id));
+    while (this.byId.has(id));
     return id;
   }
 
   remember(campaign) {
     this.campaigns.push(campaign);
-    this.ids.add(campaign.campaignId);
+    this.byId.set(campaign.campaignId, campaign);
   }
 
   forget() {
     this.campaigns = [];
-    this.ids.clear();
+    this.byId.clear();
   }
 
   append(entry) {

@@ -1,7 +1,8 @@
 'use strict';
 // One handler per operationId of openapi.yaml. A handler gets
-// { req, op, raw, query, params, allow } (params: the path template's values, e.g. { campaignId })
-// and returns a reply (see http-util.js).
+// { req, op, raw, query, params, allow } (params: the path template's values, e.g. { campaignId },
+// already checked against their schemas) and returns a reply (see http-util.js); for a value that
+// names nothing, resourceNotFoundReply(`No campaign ${id}.`).
 
 const http = require('node:http');
 const { jsonReply, cachedJsonReply, errorReply, mediaType } = require('./http-util');

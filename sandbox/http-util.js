@@ -30,6 +30,15 @@ function errorReply(status, code, message, { headers = {}, details } = {}) {
   return jsonReply(status, { success: false, error }, headers);
 }
 
+/**
+ * 404 RESOURCE_NOT_FOUND (openapi.yaml components.responses.ResourceNotFound): the path is served,
+ * but what its values name does not exist. Unlike the router's NOT_FOUND (no such path), it tells
+ * a client "no such campaign" from "no such endpoint". `message` names what was not found.
+ */
+function resourceNotFoundReply(message) {
+  return errorReply(404, 'RESOURCE_NOT_FOUND', message);
+}
+
 function sendReply(res, reply) {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(reply.status, {
@@ -69,4 +78,4 @@ function mediaType(header) {
   return String(header || '').split(';')[0].trim().toLowerCase();
 }
 
-module.exports = { MAX_BODY_BYTES, jsonReply, cachedJsonReply, errorReply, sendReply, readBody, mediaType };
+module.exports = { MAX_BODY_BYTES, jsonReply, cachedJsonReply, errorReply, resourceNotFoundReply, sendReply, readBody, mediaType };

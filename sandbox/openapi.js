@@ -46,12 +46,13 @@ function compileOperations(doc, ajv) {
       const validateBody = bodyTypes.length
         ? ajv.getSchema(pointerTo('paths', routePath, method, 'requestBody', 'content', bodyTypes[0], 'schema'))
         : null;
-      const parameters = (op.parameters || []).map((p, index) => ({
-        in: p.in,
-        name: p.name,
-        required: Boolean(p.required),
-        validate: ajv.getSchema(pointerTo('paths', routePath, method, 'parameters', index, 'schema')),
-      }));
+      // Parameters of the path item apply to each of its operations (OpenAPI 3.1 "Path Item Object").
+      const parameters = [
+        ...(item.parameters || []).map((p, index) => compileParameter(ajv, p, pointerTo('paths', routePath, 'parameters', index, 'schema'))),
+        ...(op.parameters || []).map((p, index) => compileParameter(ajv, p, pointerTo('paths', routePath, method, 'parameters', index, 'schema'))),
+      ];
+      const pathParams = parameters.filter((p) => p.in === 'path');
+      checkTemplate(routePath, method, op, pathParams);
       const security = op.security || doc.security;
       operations.push({
         path: routePath,
@@ -61,11 +62,33 @@ function compileOperations(doc, ajv) {
         bodyTypes,
         validateBody,
         queryParams: parameters.filter((p) => p.in === 'query'),
-        pathParams: parameters.filter((p) => p.in === 'path'),
+        pathParams,
       });
     }
   }
   return operations;
+}
+
+function compileParameter(ajv, parameter, schemaPointer) {
+  return { in: parameter.in, name: parameter.name, required: Boolean(parameter.required), validate: ajv.getSchema(schemaPointer) };
+}
+
+/**
+ * A path template's every `{name}` has its `in: path` parameter (whose schema the sandbox applies),
+ * and an operation on a template documents the 404 of a value that names nothing.
+ */
+function checkTemplate(routePath, method, op, pathParams) {
+  const names = [...routePath.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]);
+  const where = `openapi.yaml: ${method.toUpperCase()} ${routePath}`;
+  for (const name of names) {
+    if (!pathParams.some((p) => p.name === name)) {
+      throw new Error(`${where} has {${name}} but no parameter { name: ${name}, in: path, required: true, schema: … }`);
+    }
+  }
+  const served = Object.keys(op.responses || {}).some((status) => status.startsWith('2'));
+  if (names.length && served && !(op.responses || {})['404']) {
+    throw new Error(`${where} has a path template but no 404 answer: add '404': { $ref: '#/components/responses/ResourceNotFound' }`);
+  }
 }
 
 module.exports = { DOC_FILE, loadDocument, createAjv, compileOperations, pointerTo };

@@ -7,6 +7,7 @@ const { MAX_BODY_BYTES, errorReply, jsonReply, sendReply, readBody, mediaType } 
 const { bearerToken, invalidTokenReply } = require('./auth');
 const { faultReplacesReply } = require('./control');
 const { splitTarget, protocolError, lingeringClose } = require('./http-protocol');
+const { pathParamsReply } = require('./router');
 
 const CONTROL_PREFIX = '/_sandbox/';
 
@@ -38,16 +39,20 @@ class Sleeps {
 }
 
 /**
- * @param {{ router, context, log, sleeps: Sleeps, isClosed: () => boolean }} parts
+ * @param {{ router, context, log, sleeps: Sleeps, isClosed: () => boolean, checkAnswer?: (op, reply) => object }} parts
+ *   checkAnswer: for tests, holds each handler's answer to openapi.yaml (answer-check.js)
  * @returns {(req, res) => Promise<void>} the server's request listener
  */
-function createRequestFlow({ router, context, log, sleeps, isClosed }) {
-  /** The reply of the API itself: routing, then the token, then the operation's handler. */
+function createRequestFlow({ router, context, log, sleeps, isClosed, checkAnswer }) {
+  /** The reply of the API itself: routing, then the token, then the path's values (their schemas), then the operation's handler. */
   async function handle(req, pathname, query, raw) {
     const { op, allow, params, reply } = router.route(req.method, pathname);
     if (reply) return reply;
     if (op.needsToken && !context.tokens.isValid(bearerToken(req.headers.authorization))) return invalidTokenReply();
-    return op.handler({ req, op, raw, query, params, allow });
+    const invalidPath = pathParamsReply(op, params);
+    if (invalidPath) return invalidPath;
+    const request = { req, op, raw, query, params, allow };
+    return checkAnswer ? checkAnswer(op, await op.handler(request)) : op.handler(request);
   }
 
   async function handleSafely(req, pathname, query, raw) {

@@ -4,7 +4,7 @@
 // Templating"); everything else matches exactly as sent. A concrete path wins over a template
 // that also matches it, as the specification says.
 
-const { errorReply } = require('./http-util');
+const { errorReply, resourceNotFoundReply } = require('./http-util');
 
 /** Methods a path really serves: those whose documented responses include a success, and HEAD with GET. */
 function allowedMethods(pathItem) {
@@ -78,4 +78,20 @@ function createRouter(doc, operations, handlers) {
   return { route };
 }
 
-module.exports = { createRouter };
+/**
+ * The 404 RESOURCE_NOT_FOUND answer for a path value its parameter's schema refuses (such a
+ * value names nothing), or null. Applied after the token check, so that a request without the
+ * token learns nothing about what the values may be.
+ */
+function pathParamsReply(op, params) {
+  for (const param of op.pathParams) {
+    const value = params[param.name];
+    if (!param.validate(value)) {
+      const why = param.validate.errors.map((error) => error.message).join(', ');
+      return resourceNotFoundReply(`No resource has ${param.name} "${value}": a ${param.name} ${why}.`);
+    }
+  }
+  return null;
+}
+
+module.exports = { createRouter, pathParamsReply };

@@ -12,6 +12,7 @@ const { RequestLog, FaultList } = require('./control');
 const { createRouter } = require('./router');
 const { createJsonServer } = require('./http-protocol');
 const { createRequestFlow, Sleeps } = require('./request-flow');
+const { createAnswerCheck } = require('./answer-check');
 const { sharedGeocoder } = require('./geocode');
 const { Locations } = require('./locations');
 const { Catalogue } = require('./products');
@@ -30,6 +31,7 @@ const DEFAULTS = {
   quiet: false,
   headersTimeoutMs: 10000,
   requestTimeoutMs: 30000,
+  checkAnswers: false,
 };
 
 function checkSettings(s) {
@@ -94,7 +96,8 @@ async function startSandbox(options = {}) {
   const router = createRouter(doc, compileOperations(doc, ajv), createHandlers(context));
   let closed = false;
   const sleeps = new Sleeps();
-  const onRequest = createRequestFlow({ router, context, log, sleeps, isClosed: () => closed });
+  const checkAnswer = settings.checkAnswers ? createAnswerCheck(doc, ajv) : undefined;
+  const onRequest = createRequestFlow({ router, context, log, sleeps, isClosed: () => closed, checkAnswer });
   const server = createJsonServer(settings, onRequest, router.route, log);
   await listen(server, settings);
   server.on('error', (error) => console.error('LBA sandbox: server error', error));

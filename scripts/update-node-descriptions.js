@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // Writes test/fixtures/node-descriptions.json from the built nodes (dist/), in the form
-// test/nodes/LbaAds/description.test.ts compares: `npm run fixtures:update` (builds first).
-// Review the diff: it is everything the panel shows differently.
+// test/nodes/LbaAds/description.test.ts compares, and the tools table of docs/ai-agent-tool.md
+// (scripts/tool-table.js): `npm run fixtures:update` (builds first).
+// Review the diff: it is everything the panel and the model see differently.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,4 +15,5 @@ const { LbaAdsTrigger } = require(path.join(ROOT, 'dist/nodes/LbaAdsTrigger/LbaA
 
 const descriptions = { lbaAds: new LbaAds().description, lbaAdsTrigger: new LbaAdsTrigger().description };
 fs.writeFileSync(FIXTURE, `${JSON.stringify(descriptions, null, 1)}\n`);
-console.log(`Wrote ${path.relative(ROOT, FIXTURE)}; check its diff (git diff ${path.relative(ROOT, FIXTURE)}).`);
+require('./tool-table').writeToolTable(require(path.join(ROOT, 'dist/nodes/LbaAds/actions/resources.js')).RESOURCES);
+console.log(`Wrote ${path.relative(ROOT, FIXTURE)}; check the diffs (git diff ${path.relative(ROOT, FIXTURE)} docs/ai-agent-tool.md).`);

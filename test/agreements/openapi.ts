@@ -9,8 +9,10 @@ import * as YAML from 'yaml';
 
 export const REPO = path.resolve(__dirname, '../..');
 
+type SecurityRequirements = Array<Record<string, unknown>>;
 interface Operation {
 	responses?: Record<string, unknown>;
+	security?: SecurityRequirements;
 }
 interface SchemaNode {
 	maxLength?: number;
@@ -22,6 +24,7 @@ interface SchemaNode {
 }
 interface Document {
 	paths: Record<string, Record<string, Operation>>;
+	security: SecurityRequirements;
 	components: { schemas: Record<string, SchemaNode> };
 }
 

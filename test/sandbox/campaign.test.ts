@@ -188,3 +188,18 @@ describe('the method conflict of spec 4.1', () => {
     expect(reply.headers.allow).toBe('POST');
   });
 });
+
+describe('the campaign store', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { CampaignStore } = require('../../sandbox/campaigns');
+
+  test("finds a campaign by its id (for a handler of /lba/campaign/{campaignId}/…), as the control API lists it", async () => {
+    const store = new CampaignStore(undefined);
+    const { campaignId, channels } = await store.create(validCampaign());
+    expect(store.find(campaignId)).toEqual({ campaignId, channels, receivedAt: expect.any(String), request: validCampaign() });
+    expect(store.find(campaignId)).toEqual(store.list()[0]);
+    expect(store.find('3F9A1C0B7D2E4A65')).toBeUndefined();
+    await store.reset();
+    expect(store.find(campaignId)).toBeUndefined();
+  });
+});

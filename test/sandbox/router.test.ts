@@ -57,3 +57,36 @@ describe('sandbox router', () => {
     expect(() => createRouter(doc, operations, {})).toThrow(/has no handler/);
   });
 });
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { compileOperations, createAjv } = require('../../sandbox/openapi');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pathParamsReply } = require('../../sandbox/router');
+
+describe("a path template's parameters", () => {
+  const campaignId = { name: 'campaignId', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9A-F]{16}$' } };
+  const notFound = { $ref: '#/components/responses/ResourceNotFound' };
+  const templated = (operation: object, item: object = {}) => {
+    const document = { paths: { '/lba/campaign/{campaignId}/result': { ...item, get: { responses: { '200': {}, '404': notFound }, ...operation } } }, security: [] };
+    return compileOperations(document, createAjv(document));
+  };
+
+  it("are checked against their schema: a value it refuses gets 404 RESOURCE_NOT_FOUND naming the rule; one it takes reaches the handler", () => {
+    for (const [op] of [templated({ parameters: [campaignId] }), templated({}, { parameters: [campaignId] })]) {
+      const reply = pathParamsReply(op, { campaignId: 'x' });
+      expect(reply.status).toBe(404);
+      expect(JSON.parse(reply.body.toString())).toEqual({
+        success: false,
+        error: { code: 'RESOURCE_NOT_FOUND', message: 'No resource has campaignId "x": a campaignId must match pattern "^[0-9A-F]{16}$".' },
+      });
+      expect(pathParamsReply(op, { campaignId: '3F9A1C0B7D2E4A65' })).toBeNull();
+    }
+  });
+
+  it('the sandbox refuses to start on a {name} without its in: path parameter, or a template without a 404 answer', () => {
+    expect(() => templated({})).toThrow(/GET \/lba\/campaign\/\{campaignId\}\/result has \{campaignId\} but no parameter \{ name: campaignId, in: path/);
+    expect(() => templated({ parameters: [campaignId], responses: { '200': {} } })).toThrow(
+      /has a path template but no 404 answer: add '404': \{ \$ref: '#\/components\/responses\/ResourceNotFound' \}/,
+    );
+  });
+});

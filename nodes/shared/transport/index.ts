@@ -94,7 +94,16 @@ export interface FailureClass {
 	transient: boolean;
 	status?: number;
 	serviceCode?: string;
+	/**
+	 * A 404 whose body says which: 'resource' (RESOURCE_NOT_FOUND: the endpoint exists, the id in
+	 * its path names nothing) or 'endpoint' (NOT_FOUND: no such path, e.g. a Base URL with a path
+	 * after it). Absent for a 404 that does not say (a gateway's own page): it may be either.
+	 */
+	notFound?: 'resource' | 'endpoint';
 }
+
+/** Codes of a 404 that say what was not found (sandbox/openapi.yaml, SandboxError and ResourceNotFound). */
+const NOT_FOUND_CODES: Record<string, FailureClass['notFound']> = { RESOURCE_NOT_FOUND: 'resource', NOT_FOUND: 'endpoint' };
 
 /** A failed request to the LBA service, with its failure class. */
 export class ApiRequestError extends NodeApiError {
@@ -285,11 +294,13 @@ function toNodeApiError(
 		itemIndex: options.itemIndex,
 	});
 	const serviceCode = ((body.error ?? {}) as IDataObject).code;
+	const notFound = failure.status === 404 && typeof serviceCode === 'string' ? NOT_FOUND_CODES[serviceCode] : undefined;
 	error.failureClass = {
 		outcome: outcomeOf(failure),
 		transient: isTransient(failure),
 		status: failure.status,
 		...(typeof serviceCode === 'string' ? { serviceCode } : {}),
+		...(notFound ? { notFound } : {}),
 	};
 	return error;
 }
@@ -372,6 +383,7 @@ function explain(failure: Failure, body: IDataObject, what: string, tries: strin
 			description: serverText(body),
 		};
 	}
+	if (failure.status === 404) return notFoundText(apiError, body, what);
 	if (failure.status !== undefined) {
 		return {
 			message: `The LBA service answered ${what} with HTTP ${failure.status}${apiError.code ? ` (${String(apiError.code)})` : ''}`,
@@ -388,6 +400,28 @@ function explain(failure: Failure, body: IDataObject, what: string, tries: strin
 	return {
 		message: `Could not reach the LBA service for ${what}${tries}`,
 		description: `${failure.networkCode ? `Network error ${failure.networkCode}. ` : ''}Check the Base URL in the credential and that the service is running.`,
+	};
+}
+
+/** A 404 in words a model can act on: a wrong id, a wrong Base URL, or (when the answer does not say) either. */
+function notFoundText(apiError: IDataObject, body: IDataObject, what: string): { message: string; description: string } {
+	const said = serverText(body);
+	const notFound = typeof apiError.code === 'string' ? NOT_FOUND_CODES[apiError.code] : undefined;
+	if (notFound === 'resource') {
+		return {
+			message: `The LBA service has no such resource for ${what} (HTTP 404)${said ? `: ${said.replace(/\.$/, '')}` : ''}. Check the id in the path`,
+			description: 'The endpoint exists, so the Base URL is right; the value in the path names nothing the service holds.',
+		};
+	}
+	if (notFound === 'endpoint') {
+		return {
+			message: `The LBA service has no endpoint ${what} (HTTP 404): check the Base URL in the LBA Ads credential`,
+			description: `The Base URL must be the service's root, with no path such as /v1 after it.${said ? ` The service said: ${said}` : ''}`,
+		};
+	}
+	return {
+		message: `The LBA service answered ${what} with HTTP 404: there is no such endpoint, or nothing by the id in its path`,
+		description: `Check the Base URL in the LBA Ads credential (the service's root) and any id in the path.${said ? ` The service said: ${said}` : ''}`,
 	};
 }
 

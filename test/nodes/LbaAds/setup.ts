@@ -30,11 +30,15 @@ export interface Context {
 	token: string;
 }
 
-/** Starts a sandbox and loads the package once per test file; resets the sandbox before each test. */
+/**
+ * Starts a sandbox and loads the package once per test file; resets the sandbox before each test.
+ * The sandbox checks each of its answers against openapi.yaml (`checkAnswers`), so a node test
+ * also proves the handler keeps to the document: an answer it does not document becomes a 500.
+ */
 export function useSandbox(options: Record<string, unknown> = {}): Context {
 	const context = {} as Context;
 	beforeAll(async () => {
-		context.sandbox = await startSandbox({ port: 0, quiet: true, ...options });
+		context.sandbox = await startSandbox({ port: 0, quiet: true, checkAnswers: true, ...options });
 		context.token = context.sandbox.tokens[0];
 		context.n8n = await loadPackageNodes();
 	});

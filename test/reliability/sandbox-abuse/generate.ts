@@ -39,17 +39,29 @@ const segment = fc.oneof(
 const randomPath = fc.array(segment, { maxLength: 8 }).map((segments) => `/${segments.join('/')}`);
 
 const TEMPLATE_SEGMENT = /^\{[^{}]+\}$/;
-const templateValue = fc.oneof(fc.constantFrom('3F9A1C0B7D2E4A65', '1', 'x'), segment);
+/**
+ * What the generator puts in a `{name}` path segment, besides random segments: an id of the
+ * campaign id's form (16 upper-case hex digits) and two that are not. None names anything the
+ * sandbox holds (its ids are random), so the oracle expects 404 RESOURCE_NOT_FOUND for them.
+ */
+export const TEMPLATE_VALUES = ['3F9A1C0B7D2E4A65', '1', 'x'];
+const templateValue = fc.oneof(fc.constantFrom(...TEMPLATE_VALUES), segment);
+
+/** `template` with its `{name}` segments filled in, in order, from `values`. */
+function fillTemplate(template: string, values: string[]): string {
+	let next = 0;
+	return template
+		.split('/')
+		.map((part) => (TEMPLATE_SEGMENT.test(part) ? values[next++] : part))
+		.join('/');
+}
 
 /** A path of ROUTES with each `{name}` template segment filled in (an id-like value or a random segment). */
 const filledRoute = fc.constantFrom(...Object.keys(ROUTES)).chain((template) => {
 	const parts = template.split('/');
 	const count = parts.filter((part) => TEMPLATE_SEGMENT.test(part)).length;
 	if (count === 0) return fc.constant(template);
-	return fc.array(templateValue, { minLength: count, maxLength: count }).map((values) => {
-		let next = 0;
-		return parts.map((part) => (TEMPLATE_SEGMENT.test(part) ? values[next++] : part)).join('/');
-	});
+	return fc.array(templateValue, { minLength: count, maxLength: count }).map((values) => fillTemplate(template, values));
 });
 
 /** A real path, unchanged or changed in a way that keeps or loses its identity. */
@@ -269,4 +281,26 @@ export const randomRequest: fc.Arbitrary<Probe> = fc
 /** `count` random requests, the same ones for the same seed. */
 export function randomRequests(count: number, seed: number): Probe[] {
 	return fc.sample(randomRequest, { numRuns: count, seed });
+}
+
+/**
+ * Every route with every method it serves (and HEAD for GET, and a method it does not serve),
+ * each `{name}` filled with each of TEMPLATE_VALUES, with and without the token, with no body and
+ * with a valid campaign: the fast smoke of `npm test` (test/agreements/oracle.test.ts).
+ */
+export function probesForEveryRoute(): Probe[] {
+	const campaign = Buffer.from(JSON.stringify(validCampaign()));
+	const probes: Probe[] = [];
+	for (const [template, methods] of Object.entries(ROUTES)) {
+		const count = template.split('/').filter((part) => TEMPLATE_SEGMENT.test(part)).length;
+		const targets = count ? TEMPLATE_VALUES.map((value) => fillTemplate(template, Array<string>(count).fill(value))) : [template];
+		const verbs = [...Object.keys(methods), ...(methods.GET ? ['HEAD'] : []), 'PATCH'];
+		for (const target of targets)
+			for (const verb of verbs)
+				for (const auth of [{ authorization: `Bearer ${TOKEN}` }, {}] as Array<Record<string, string>>) {
+					probes.push({ method: verb, target, headers: auth, campaign: false });
+					probes.push({ method: verb, target, headers: { ...auth, 'content-type': 'application/json' }, body: campaign, campaign: true });
+				}
+	}
+	return probes;
 }

@@ -5,9 +5,9 @@
  *
  * Order of the checks (README "Limits and errors"): a body over 1 MiB gets 413 whatever the
  * path; then routing (404 unknown path, 405 method the path does not serve); then the bearer
- * token (401) on the three API operations; then the operation's own checks.
+ * token (401) on the service's operations; then the operation's own checks.
  */
-import { expectDocumented, expectSchema, Reply } from '../../sandbox/helpers';
+import { expectDocumented, expectSchema, openapi, Reply } from '../../sandbox/helpers';
 
 /** README: "A body over 1 MiB gets 413" (sandbox/http-util.js MAX_BODY_BYTES). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -15,27 +15,34 @@ export const TOKEN = 'lba-sandbox-token';
 export const CLIENT_ID = 'lba-sandbox-client';
 export const CLIENT_SECRET = 'lba-sandbox-secret';
 
-type Operation = 'createCampaign' | 'getLocation' | 'getLocations' | 'getProducts' | 'issueToken' | 'addFault' | 'changeCatalogue' | 'control';
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
- * Path -> method -> operation: spec section 4, README (token endpoint, control API). A `{name}`
- * segment stands for any one non-empty segment (OpenAPI path templating). `npm test` checks
- * these paths and methods against openapi.yaml (test/reliability/sandbox-abuse/oracle.test.ts).
+ * Path -> method -> operationId, derived from openapi.yaml's routes: every method a path serves
+ * (one with a 2xx answer; a method documented with an error only, such as GET /lba/campaign,
+ * gets the router's 405). A `{name}` segment stands for any one non-empty segment (OpenAPI path
+ * templating). What each operation must answer is the oracle's own reading of the docs
+ * (expectedFor() below), not derived.
  */
-export const ROUTES: Record<string, Record<string, Operation>> = {
-	'/lba/campaign': { POST: 'createCampaign' },
-	'/io/location': { GET: 'getLocation' },
-	'/io/products': { GET: 'getProducts' },
-	'/lba/locations': { GET: 'getLocations' },
-	'/oauth/token': { POST: 'issueToken' },
-	'/_sandbox/campaigns': { GET: 'control', DELETE: 'control' },
-	'/_sandbox/requests': { GET: 'control' },
-	'/_sandbox/faults': { GET: 'control', POST: 'addFault', DELETE: 'control' },
-	'/_sandbox/products': { POST: 'changeCatalogue', DELETE: 'control' },
-	'/_sandbox/reset': { POST: 'control' },
-};
-/** Spec 5: every operation of section 4 needs the bearer token; the token endpoint and the control API do not. */
-const NEEDS_TOKEN = new Set<Operation>(['createCampaign', 'getLocation', 'getLocations', 'getProducts']);
+export const ROUTES: Record<string, Record<string, string>> = Object.fromEntries(
+	Object.entries(openapi.paths as Record<string, Record<string, { operationId: string; responses?: Record<string, unknown> }>>).map(([route, item]) => [
+		route,
+		Object.fromEntries(
+			Object.entries(item)
+				.filter(([method, op]) => HTTP_METHODS.includes(method) && Object.keys(op.responses ?? {}).some((status) => status.startsWith('2')))
+				.map(([method, op]) => [method.toUpperCase(), op.operationId]),
+		),
+	]),
+);
+
+/**
+ * Spec 5: every operation of the service needs the bearer token; README: the token endpoint
+ * and the control API (`/_sandbox/…`) do not. A rule, so a new endpoint of the service needs no
+ * line here; `npm test` holds it against openapi.yaml's `security` (test/agreements/oracle.test.ts).
+ */
+export function needsToken(route: string): boolean {
+	return route !== '/oauth/token' && !route.startsWith('/_sandbox/');
+}
 
 /**
  * The answer expected. `code` names the kind of answer: `error.code` of a SandboxError or
@@ -181,7 +188,7 @@ function expectedFor(probe: Probe): Expected {
 	// RFC 9110 9.3.2: HEAD is GET without the body.
 	const operation = methods[probe.method === 'HEAD' ? 'GET' : probe.method];
 	if (!operation) return { status: 405, code: 'METHOD_NOT_ALLOWED', route };
-	if (NEEDS_TOKEN.has(operation) && !hasValidToken(probe.headers.authorization)) return { status: 401, code: 'INVALID_TOKEN', route };
+	if (needsToken(route) && !hasValidToken(probe.headers.authorization)) return { status: 401, code: 'INVALID_TOKEN', route };
 	const query = probe.target.includes('?') ? probe.target.slice(probe.target.indexOf('?') + 1) : '';
 	switch (operation) {
 		case 'createCampaign': {
@@ -209,9 +216,30 @@ function expectedFor(probe: Probe): Expected {
 		}
 		case 'changeCatalogue':
 			return catalogueChange(probe, route);
-		case 'control':
-			return { status: 200, code: 'OK', route };
+		default:
+			return derivedAnswer(operation, route, probe.method);
 	}
+}
+
+/** A route with a `{name}` segment. */
+export const isTemplated = (route: string): boolean => route.includes('{');
+
+/**
+ * The answer of an operation with no case of its own in expectedFor(). On a templated path: 404
+ * RESOURCE_NOT_FOUND (openapi.yaml components.responses.ResourceNotFound), as the values the
+ * generator puts in a path (TEMPLATE_VALUES in generate.ts, and random segments) never name
+ * anything the sandbox holds. An operation with no body and no required parameter: 200. Any
+ * other needs its own case, written from the docs.
+ */
+function derivedAnswer(operationId: string, route: string, method: string): Expected {
+	if (isTemplated(route)) return { status: 404, code: 'RESOURCE_NOT_FOUND', route };
+	const op = openapi.paths[route][(method === 'HEAD' ? 'GET' : method).toLowerCase()];
+	const required = (op.parameters ?? []).some((parameter: { required?: boolean }) => parameter.required);
+	if (!op.requestBody && !required) return { status: 200, code: 'OK', route };
+	throw new Error(
+		`The oracle has no expected answer for ${operationId} (${method} ${route}): it has a body or a required parameter. ` +
+			'Add a case for it in expectedFor() of test/reliability/sandbox-abuse/oracle.ts, written from the docs (docs/lba-api.md, sandbox/README.md), not from the sandbox.',
+	);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -72,4 +72,27 @@ describe('Product > Get Many', () => {
 		const result = await runNode(context, products());
 		expect(errorOf(result)?.message).toBe('The LBA service answered GET /io/products without a product list');
 	});
+
+	describe('a 404 says whether the id or the endpoint is wrong (the transport reads RESOURCE_NOT_FOUND and NOT_FOUND)', () => {
+		it('RESOURCE_NOT_FOUND: the id in the path names nothing', async () => {
+			const body = { success: false, error: { code: 'RESOURCE_NOT_FOUND', message: 'No campaign 3F9A1C0B7D2E4A65.' } };
+			await fault(context, { path: '/io/products', status: 404, body });
+			const error = errorOf(await runNode(context, products()));
+			expect(error?.message).toBe('The LBA service has no such resource for GET /io/products (HTTP 404): No campaign 3F9A1C0B7D2E4A65. Check the id in the path');
+			expect(error?.description).toMatch(/^The endpoint exists, so the Base URL is right/);
+		});
+
+		it("NOT_FOUND, the sandbox's own answer for a path it does not serve: check the Base URL", async () => {
+			const credentials = { lbaAdsApi: { baseUrl: `${context.sandbox.url}/v1`, accessToken: context.token } };
+			const error = errorOf(await runNode(context, products(), [{}], { credentials }));
+			expect(error?.message).toBe('The LBA service has no endpoint GET /io/products (HTTP 404): check the Base URL in the LBA Ads credential');
+			expect(error?.description).toBe("The Base URL must be the service's root, with no path such as /v1 after it. The service said: No resource at /v1/io/products.");
+		});
+
+		it('a 404 that does not say which (a gateway page): both causes, in the message', async () => {
+			await fault(context, { path: '/io/products', status: 404, body: { message: 'Not Found' } });
+			const error = errorOf(await runNode(context, products()));
+			expect(error?.message).toBe('The LBA service answered GET /io/products with HTTP 404: there is no such endpoint, or nothing by the id in its path');
+		});
+	});
 });
