@@ -74,6 +74,6 @@ describe('Campaign > Forget Sent', () => {
 
 		const continued = await runNode(context, parameters, items, { workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(continued.items.map((item) => Object.keys(item.json)[0])).toEqual(['error', 'forgotten']);
-		expect(store.entries(workflowId, 'lba')).toHaveLength(11);
+		expect(store.entries(workflowId, 'lba')).toHaveLength(10);
 	});
 });
