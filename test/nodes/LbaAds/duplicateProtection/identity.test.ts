@@ -302,8 +302,16 @@ describe('honest advice with $now', () => {
 		const result = await run(withNow, six.slice(0, 3));
 		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message).filter((message) => message.includes('$now'));
 		expect(hints).toHaveLength(1);
-		expect(hints[0]).toMatch(/each new execution of this workflow sends new campaigns; only a Retry.*trigger's timestamp.*Custom Key/);
+		expect(hints[0]).toMatch(/each new execution of this workflow sends new campaigns; only a Retry.*Schedule Trigger's timestamp.*Custom Key/);
 		const withFixed = await run(fixed, six.slice(3, 4));
 		expect((withFixed.run.data.resultData.runData.LBA[0].hints ?? []).filter((hint) => hint.message.includes('$now'))).toEqual([]);
+	});
+
+	it("the trigger-timestamp pattern ($now only as the manual run's fallback, as in the shipped example) gets no such hint", async () => {
+		const fromTimestamp = "={{ ($json.timestamp ? DateTime.fromISO($json.timestamp, { setZone: true }) : $now).plus({ hours: 1 }).startOf('hour') }}";
+		const parameters = createParameters({ name: '={{ $json.name }}' }, [channel({ startDate: fromTimestamp, endDate: '={{ DateTime.fromISO($json.timestamp).plus({ days: 2 }) }}' })]);
+		const result = await run(parameters, [{ name: 'weekly', timestamp: '2026-12-01T08:00:00.000+07:00' }]);
+		expect(result.items[0].status).toBe('Published');
+		expect((result.run.data.resultData.runData.LBA[0].hints ?? []).filter((hint) => hint.message.includes('$now'))).toEqual([]);
 	});
 });
