@@ -9,19 +9,14 @@
  */
 import type { IDataObject, INode, IRun, RelatedExecution } from 'n8n-workflow';
 
-import { chain, errorOf, harnessDeduplicator, manualTrigger, type RunOptions, type RunResult } from '../../../harness';
-import { campaigns, channel, createParameters, fault, lbaNode, useSandbox } from '../setup';
+import { chain, errorOf, manualTrigger, type RunOptions, type RunResult } from '../../../harness';
+import { campaigns, channel, createParameters, fault, lbaNode, useHistory, useSandbox } from '../setup';
 
 const context = useSandbox();
-const store = harnessDeduplicator();
-let workflowId = '';
-let counter = 0;
-
-beforeEach(() => {
-	store.reset();
-	store.rmwDelayMs = 0;
-	workflowId = `identity-${++counter}`;
-});
+const history = useHistory('identity');
+const store = history.store;
+/** The run options of this test's saved workflow: its id and its credential. */
+const saved = (): RunOptions => ({ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId: history.workflowId });
 
 const six = Array.from({ length: 6 }, (_, index) => ({ name: `promo-${index + 1}` }));
 const nowDates = [channel({ startDate: '={{ $now.plus({ minutes: 5 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' })];
@@ -44,7 +39,7 @@ async function run(parameters: IDataObject, items: IDataObject[], options: RunOp
 	const { node, ...runOptions } = options;
 	const result = await context.n8n.runWorkflow(
 		{ nodes: [manualTrigger(), lbaNode(parameters, node)], connections: chain('Start', 'LBA'), pinData: { Start: items.map((json) => ({ json })) } },
-		{ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId, ...runOptions },
+		{ ...saved(), ...runOptions },
 	);
 	const ran = result.run.data.resultData.runData.LBA;
 	return { ...result, items: result.error || !ran ? [] : result.output('LBA', 0, ran.length - 1).map((item) => item.json) };
@@ -202,7 +197,7 @@ describe('a new execution never re-sends the same campaign by meaning; a changed
 		});
 		const fromConfig = (dates: IDataObject[]) => createParameters({ name: '={{ $json.name }}' }, [{ ...dates[0], message: "={{ $('Config').item.json.message }}" }]);
 		const runSteps = (message: string, parameters: IDataObject, options: RunOptions = {}) =>
-			context.n8n.runWorkflow(steps(message, parameters), { credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId, ...options });
+			context.n8n.runWorkflow(steps(message, parameters), { ...saved(), ...options });
 		const step = (after: IRun, dirtyNodeNames: string[] = []): RunOptions => ({ again: { kind: 'partial', after, destination: 'LBA', dirtyNodeNames } });
 
 		it('Execute step after an upstream edit: the new text is sent (a new context, though the trigger keeps its run data)', async () => {
@@ -244,7 +239,7 @@ describe("the user's ways out", () => {
 		const { failed, retry } = await lostAnswerThenRetry(withNow, 'retry');
 		const forget = await context.n8n.runWorkflow(
 			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: '={{ $json.forgetKeys }}' })], connections: chain('Start', 'LBA'), pinData: { Start: [{ json: retry.items[1] }] } },
-			{ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId },
+			saved(),
 		);
 		expect(errorOf(forget)).toBeUndefined();
 		await nextSecond();
@@ -257,7 +252,7 @@ describe("the user's ways out", () => {
 		const named = /Idempotency Key: (.*)$/.exec(String(errorOf(failed)?.description))![1];
 		const forget = await context.n8n.runWorkflow(
 			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: named })], connections: chain('Start', 'LBA') },
-			{ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId },
+			saved(),
 		);
 		expect(forget.output('LBA')[0].json.forgotten).toBe(named);
 		const again = await run(fixed, six.slice(0, 3), retryOf(failed.run));
