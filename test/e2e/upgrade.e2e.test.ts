@@ -1,16 +1,20 @@
 // An upgrade of the package between two runs of the same campaigns, in a real n8n 2.40.7: the
 // previous version (PREVIOUS_VERSION below, built from git) creates six campaigns, the package
 // is replaced by this build (as n8n's community-package update does: same user folder, same
-// database, n8n restarted), and the same workflow run again sends nothing. The keys that
-// version recorded (`content:<sha256 of the body as sent>`) are honoured by this one.
+// database, n8n restarted), and the same workflow run again sends nothing: the keys that
+// version recorded hold back its campaigns in this one.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import * as e2e from './lib';
 
-/** The last commit before duplicate protection's keys became `content:v2` (its package says 0.1.0). */
-const PREVIOUS_VERSION = 'da1def2';
+/**
+ * The release to upgrade from (a git tag). None yet: 0.1.0 was never published, so no user holds
+ * its keys, and the first release has no predecessor. Set it to the first release's tag when the
+ * next one is made; the test then runs.
+ */
+const PREVIOUS_VERSION: string | undefined = undefined;
 const LBA = 'Create campaigns';
 const TRIGGER = 'Start';
 
@@ -64,7 +68,7 @@ const WORKFLOW = {
 function buildPreviousVersion(dir: string): string {
 	const source = path.join(dir, 'previous');
 	fs.mkdirSync(source, { recursive: true });
-	const archive = execFileSync('git', ['archive', '--format=tar', PREVIOUS_VERSION], { cwd: e2e.REPO_ROOT, maxBuffer: 256 * 1024 * 1024 });
+	const archive = execFileSync('git', ['archive', '--format=tar', PREVIOUS_VERSION!], { cwd: e2e.REPO_ROOT, maxBuffer: 256 * 1024 * 1024 });
 	execFileSync('tar', ['-x', '-C', source], { input: archive });
 	fs.symlinkSync(path.join(e2e.REPO_ROOT, 'node_modules'), path.join(source, 'node_modules'));
 	execFileSync('node', [path.join(e2e.REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: source, stdio: 'inherit' });
@@ -72,7 +76,7 @@ function buildPreviousVersion(dir: string): string {
 	return source;
 }
 
-e2e.describeE2E(`an upgrade of the package in real n8n ${e2e.n8nVersion()}`, () => {
+(PREVIOUS_VERSION === undefined ? describe.skip : e2e.describeE2E)(`an upgrade of the package in real n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;
 
 	beforeAll(async () => {
@@ -104,8 +108,7 @@ e2e.describeE2E(`an upgrade of the package in real n8n ${e2e.n8nVersion()}`, () 
 		const before = await run();
 		expect(before.status).toBe('success');
 		const keysBefore = before.output(LBA).map((item: Json) => item.idempotencyKey);
-		// The previous version's keys: a hash of the body as sent, without a version.
-		expect(keysBefore.every((key: string) => /^content:[0-9a-f]{64}$/.test(key))).toBe(true);
+		expect(keysBefore.every((key: string) => /^content:v2:[0-9a-f]{64}$/.test(key))).toBe(true);
 		expect(await journal()).toHaveLength(6);
 
 		await setup!.n8n!.stop();
@@ -115,7 +118,7 @@ e2e.describeE2E(`an upgrade of the package in real n8n ${e2e.n8nVersion()}`, () 
 		expect(after.status).toBe('success');
 		const outputs = after.output(LBA);
 		expect(outputs.map((item: Json) => item.earlierOutcome)).toEqual(Array(6).fill('created'));
-		expect(outputs[0].reason).toBe('Created in an earlier run (recorded by an earlier version of this node); not sent again');
+		expect(outputs[0].reason).toBe('Created in an earlier run; not sent again');
 		expect(outputs.every((item: Json) => /^content:v2:[0-9a-f]{64}$/.test(item.idempotencyKey))).toBe(true);
 		expect(await journal()).toHaveLength(6);
 

@@ -46,6 +46,10 @@
  * - `runWorkflow` rejects (instead of returning `error`) when n8n refuses to start the
  *   workflow at all: unknown node type, or a missing required parameter
  *   (WorkflowHasIssuesError).
+ * - Running again as n8n does (RunOptions): `again: { kind: 'retry', after: run }` is the executions
+ *   list's Retry (the execution context and the saved outputs kept), `again: { kind: 'partial', … }`
+ *   the editor's Execute step (runPartialWorkflow2, a new context), and `parentExecution` a
+ *   sub-execution with its caller's context, as the Execute Workflow node starts one.
  * - A throw-away recording HTTP server for self-contained tests: ./test-server.ts.
  * - Timezone: workflow `settings.timezone`, else `options.timezone`, else n8n's default
  *   America/New_York; `this.getTimezone()` and `$now` use it.

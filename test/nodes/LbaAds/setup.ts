@@ -91,6 +91,22 @@ export function control<T = IDataObject>(context: Context, method: string, path:
 	});
 }
 
+/**
+ * n8n's processed-items store as the harness keeps it, emptied before each test, and a workflow
+ * id of each test's own (runs that stand for re-runs of one saved workflow share it).
+ */
+export function useHistory(prefix: string) {
+	const store = harnessDeduplicator();
+	const history = { store, workflowId: '' };
+	let counter = 0;
+	beforeEach(() => {
+		store.reset();
+		store.rmwDelayMs = 0;
+		history.workflowId = `${prefix}-${++counter}`;
+	});
+	return history;
+}
+
 export interface JournalRequest {
 	method: string;
 	path: string;
