@@ -10,4 +10,5 @@ module.exports = {
 	...require('./lba-n8n'),
 	...require('./describe'),
 	...require('./registry'),
+	...require('./workflows'),
 };
