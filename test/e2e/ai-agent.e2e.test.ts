@@ -28,7 +28,7 @@ type ToolKey = keyof typeof TOOLS;
 const MODEL_CREDENTIAL = { id: 'scriptedOpenAi', name: 'Scripted model' };
 
 /** Manual Trigger -> AI Agent with the OpenAI Chat Model and LBA Ads Tool nodes (only resource and operation set). */
-function agentWorkflow(id: string, prompt: string, tools: ToolKey[], createOptions: Json = {}) {
+function agentWorkflow(id: string, prompt: string, tools: ToolKey[], createOptions: Json = {}, createSettings: Json = {}) {
 	const nodes: Json[] = [
 		{ id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 		{ id: `${id}-agent`, name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [220, 0], parameters: { promptType: 'define', text: prompt, options: {} } },
@@ -56,6 +56,7 @@ function agentWorkflow(id: string, prompt: string, tools: ToolKey[], createOptio
 			position: [380 + index * 200, 220],
 			parameters: { resource: tool.resource, operation: tool.operation, ...(key === 'create' && Object.keys(createOptions).length ? { options: createOptions } : {}) },
 			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
+			...(key === 'create' ? createSettings : {}),
 		});
 		connections[tool.node] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
 	});
@@ -118,6 +119,7 @@ const WORKFLOWS = {
 	products: agentWorkflow('aiProducts', 'Which data packages cost less than 30000 rupiah?', ['products']),
 	correct: agentWorkflow('aiCorrect', 'Launch the Surabaya promo', ['create']),
 	lostAnswer: agentWorkflow('aiLostAnswer', 'Launch the Medan promo', ['create']),
+	retryOnFail: agentWorkflow('aiRetryOnFail', 'Launch the Denpasar promo', ['create'], {}, { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }),
 	limits: agentWorkflow('aiLimits', 'Launch as many Makassar promos as you can', ['create'], { maxSmsPerCampaign: 2000, maxCampaignsPerExecution: 2 }),
 };
 
@@ -278,6 +280,20 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 		expect(error).toMatch(/^The LBA service failed to answer POST \/lba\/campaign \(HTTP 502\); the campaign may have been created, so do not send it again\./);
 		const [again] = parsed(turns[2].toolResults[1].output);
 		expect(again).toMatchObject({ skipped: true, earlierOutcome: 'unknown', reason: expect.stringMatching(/^May have been created in an earlier run/) });
+		expect(await journal(name)).toHaveLength(1);
+	});
+
+	test("AI agent tool with Retry On Fail: the first try's answer is lost (502 after the service created it), the second try sends nothing", async () => {
+		const name = 'Denpasar promo';
+		await fetch(`${sandbox.url}/_sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ method: 'POST', path: '/lba/campaign', when: 'after', status: 502, times: 1 }),
+		});
+		const { run, turns } = await runAgent('aiRetryOnFail', (turn) => (turn.toolResults.length < 1 ? { call: { tool: TOOLS.create.tool, arguments: campaignCall(name) } } : { text: 'Done.' }));
+		expect(run.status).toBe('success');
+		const [secondTry] = parsed(turns[1].toolResults[0].output);
+		expect(secondTry).toMatchObject({ skipped: true, earlierOutcome: 'unknown' });
 		expect(await journal(name)).toHaveLength(1);
 	});
 
