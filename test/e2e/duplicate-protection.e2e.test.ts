@@ -15,7 +15,6 @@ import * as e2e from './lib';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox } = require('../../sandbox/server') as { startSandbox: (options: Json) => Promise<{ url: string; tokens: string[]; close(): Promise<void> }> };
 
-const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
 const LBA = 'Create campaigns';
 const TRIGGER = 'Start';
 
@@ -23,67 +22,17 @@ type JournalCampaign = { campaignId: string; request: { name: string } };
 type Json = Record<string, any>;
 
 /** A workflow whose Code node emits `items` and whose LBA node creates one campaign per item. */
-function workflow(id: string, items: Json[], lbaParameters: Json = {}) {
-	return {
-		id,
-		name: `Duplicate protection: ${id}`,
-		nodes: [
-			{ id: `${id}-start`, name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: `${id}-code`,
-				name: 'Campaigns to send',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [220, 0],
-				parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` },
-			},
-			{
-				id: `${id}-lba`,
-				name: LBA,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [440, 0],
-				parameters: {
-					resource: 'campaign',
-					operation: 'create',
-					name: '={{ $json.name }}',
-					campaignDescription: 'Duplicate protection e2e',
-					categoryId: 10,
-					channelsInput: 'fields',
-					channels: {
-						channel: [
-							{
-								sender: 'LBADEMO',
-								locationId: 161,
-								smsQty: 100,
-								message: 'Promo!',
-								startDate: '2026-12-01T09:00:00+07:00',
-								endDate: '2026-12-02T21:00:00+07:00',
-								telcoId: 'tsel',
-							},
-						],
-					},
-					options: { concurrency: 1 },
-					...lbaParameters,
-				},
-				credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-			},
-		],
-		connections: {
-			[TRIGGER]: { main: [[{ node: 'Campaigns to send', type: 'main', index: 0 }]] },
-			'Campaigns to send': { main: [[{ node: LBA, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
+const workflow = (id: string, items: Json[], lbaParameters: Json = {}) =>
+	e2e.campaignWorkflow(id, `Duplicate protection: ${id}`, items, {
+		lbaName: LBA,
+		lbaParameters: e2e.createCampaignParameters({ campaignDescription: 'Duplicate protection e2e', ...lbaParameters }),
+	});
 
-const named = (prefix: string, count = 6) => Array.from({ length: count }, (_, index) => ({ name: `${prefix}-${index + 1}` }));
+const named = e2e.namedItems;
 
 /** Dates the way users write "start now": a Retry evaluates them again, later. */
-const NOW_DATES = { startDate: '={{ $now.plus({ minutes: 5 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' };
-const channelWith = (dates: Json) => ({
-	channels: { channel: [{ sender: 'LBADEMO', locationId: 161, smsQty: 100, message: 'Promo!', telcoId: 'tsel', ...dates }] },
-});
+const NOW_DATES = e2e.NOW_DATES;
+const channelWith = (dates: Json) => ({ channels: { channel: [e2e.channel(dates)] } });
 const SECOND_CREDENTIAL = { id: 'second-sandbox-credential', name: 'Second LBA sandbox' };
 
 const WORKFLOWS = {
