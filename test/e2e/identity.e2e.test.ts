@@ -8,9 +8,6 @@
 // by the items as `at`). What each item must become is computed from the sandbox's journal
 // (what the retried execution created; what was created before, by meaning) and compared with
 // the node's output; the journal must then hold exactly the items sent. One n8n for the file.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-
 import * as e2e from './lib';
 
 type Json = Record<string, any>;
@@ -352,16 +349,26 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 	afterAll(async () => {
 		await setup?.close();
 		if (!figures.length) return;
-		const table = [
-			'| row | dates | executions | campaigns created | the node said | the rule expects |',
-			'|---|---|---|---|---|---|',
-			...figures.map((f) => `| ${f.row} | ${f.style} | ${f.executions} | ${f.created} | ${f.said.replace(/\|/g, '\\|')} | ${f.expected} |`),
-		].join('\n');
-		const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'e2e'));
-		const outcomes = results.map((r) => `| ${r.test.replace(/^one execution as n8n means it, in real n8n \S+ /, '').replace(/:.*/, '')} | ${r.style} | ${r.ok ? 'pass' : 'FAIL'} |`);
-		const text = `# The identity matrix in real n8n ${e2e.n8nVersion()}\n\n${table}\n\n| row | dates | result |\n|---|---|---|\n${outcomes.join('\n')}\n\nThe file took ${Math.round((Date.now() - started) / 1000)} s.\n`;
-		fs.writeFileSync(path.join(dir, 'identity.md'), text);
-		console.log(text);
+		const outcomes = e2e.markdownTable<(typeof results)[number]>(
+			[
+				['row', (r) => r.test.replace(/^one execution as n8n means it, in real n8n \S+ /, '').replace(/:.*/, '')],
+				['dates', (r) => r.style],
+				['result', (r) => (r.ok ? 'pass' : 'FAIL')],
+			],
+			results,
+		);
+		const table = e2e.markdownTable<Figure>(
+			[
+				['row', (f) => f.row],
+				['dates', (f) => f.style],
+				['executions', (f) => f.executions],
+				['campaigns created', (f) => f.created],
+				['the node said', (f) => f.said],
+				['the rule expects', (f) => f.expected],
+			],
+			figures,
+		);
+		e2e.writeReport('identity', `The identity matrix in real n8n ${e2e.n8nVersion()}`, `${outcomes}\n\n${table}\n\nThe file took ${Math.round((Date.now() - started) / 1000)} s.`, { print: true });
 	});
 
 	test('executions-list Retry (original workflow): the campaigns the failed execution created are held back, the rest sent once', async () => {

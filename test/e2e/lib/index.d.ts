@@ -269,3 +269,8 @@ export declare function campaignWorkflow(
 	items: Array<Record<string, any>>,
 	opts?: { lbaName?: string; lbaParameters?: Record<string, any>; lbaSettings?: Record<string, any> },
 ): WorkflowJson;
+
+/** A Markdown table: `columns` are [heading, row => cell] pairs. */
+export declare function markdownTable<T>(columns: Array<[string, (row: T) => unknown]>, rows: T[]): string;
+/** Writes `# title` and `body` to artifacts/e2e/<name>.md (printed too with `print`); returns the path. */
+export declare function writeReport(name: string, title: string, body: string, opts?: { print?: boolean }): string;

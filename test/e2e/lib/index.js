@@ -11,4 +11,5 @@ module.exports = {
 	...require('./describe'),
 	...require('./registry'),
 	...require('./workflows'),
+	...require('./report'),
 };
