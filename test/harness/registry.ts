@@ -24,7 +24,7 @@ import {
 } from 'n8n-workflow';
 import path from 'node:path';
 
-import { ManualTrigger, NoOp, MANUAL_TRIGGER_TYPE, NO_OP_TYPE } from './builtin-nodes';
+import { ManualTrigger, NoOp, SetJson, MANUAL_TRIGGER_TYPE, NO_OP_TYPE, SET_TYPE } from './builtin-nodes';
 import { OAuth2Api } from './oauth2-api.credentials';
 
 export class HarnessNodeTypes implements INodeTypes {
@@ -112,13 +112,14 @@ function toolVariant(type: INodeType | IVersionedNodeType): INodeType | undefine
 /**
  * Loads one or more community packages (folders with a package.json `n8n` section;
  * build them first, the section points at compiled files) plus the harness built-ins
- * `n8n-nodes-base.manualTrigger`, `n8n-nodes-base.noOp` and the `oAuth2Api` credential.
+ * `n8n-nodes-base.manualTrigger`, `n8n-nodes-base.noOp`, `n8n-nodes-base.set` (JSON mode) and the `oAuth2Api` credential.
  */
 export async function loadNodes(packageDirs: string[]): Promise<LoadedNodes> {
 	const nodeTypes = new HarnessNodeTypes();
 	const credentialTypes = new HarnessCredentialTypes();
 	nodeTypes.add(MANUAL_TRIGGER_TYPE, new ManualTrigger());
 	nodeTypes.add(NO_OP_TYPE, new NoOp());
+	nodeTypes.add(SET_TYPE, new SetJson());
 	credentialTypes.add(new OAuth2Api());
 
 	const packageNames: string[] = [];

@@ -19,7 +19,9 @@ import {
 	type INodeExecutionData,
 	type IPinData,
 	type IRun,
+	type IRunExecutionData,
 	type IWorkflowBase,
+	type RelatedExecution,
 	type IWorkflowExecuteAdditionalData,
 	type IWorkflowSettings,
 	type WorkflowExecuteMode,
@@ -56,6 +58,23 @@ export interface RunOptions {
 	 * id to runs that stand for re-runs of one saved workflow.
 	 */
 	workflowId?: string;
+	/**
+	 * Run again after an earlier run, as n8n does (the workflow is `workflowJson`, maybe edited):
+	 * - `retry`: the executions list's Retry (n8n's ExecutionService.retry): the earlier run's
+	 *   data with the failed node's failed run taken out, in mode 'retry', so the execution
+	 *   context and the saved outputs of the nodes before it are kept;
+	 * - `partial`: the editor's Execute step on `destination` (WorkflowExecute.runPartialWorkflow2,
+	 *   which n8n's editor run calls): the earlier run data, `dirtyNodeNames` run again, and a new
+	 *   execution context.
+	 */
+	again?: { kind: 'retry'; after: IRun } | { kind: 'partial'; after: IRun; destination: string; dirtyNodeNames?: string[] };
+	/**
+	 * Run as a sub-execution of this caller, as n8n's Execute Workflow node starts one (n8n's
+	 * workflow-execute-additional-data `getRunData`: mode 'integrated', `parentExecution` on the run
+	 * data and on the start item's metadata). Its `executionContext` is the caller's
+	 * (`run.data.executionData.runtimeData` of a RunResult, or a context made by a test).
+	 */
+	parentExecution?: RelatedExecution;
 }
 
 export interface RunResult {
@@ -116,12 +135,24 @@ export function createAdditionalData(
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
+/** What n8n's ExecutionService.retry gives the engine: the run's data without its error and the failed run. */
+function retryData(after: IRun): IRunExecutionData {
+	const data = deepCopy(after.data);
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const runs = data.resultData.runData?.[lastNodeExecuted];
+		if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
+	}
+	return data;
+}
+
 export async function runWorkflow(
 	loaded: LoadedNodes,
 	workflowJson: WorkflowJson,
 	options: RunOptions = {},
 ): Promise<RunResult> {
-	const mode = options.mode ?? 'manual';
+	const mode = options.mode ?? (options.again?.kind === 'retry' ? 'retry' : options.parentExecution ? 'integrated' : 'manual');
 	const executionId = String(++executionCounter);
 	// The engine mutates nodes (adds parameter defaults) and credentials; keep the caller's intact.
 	const nodes = deepCopy(workflowJson.nodes);
@@ -170,24 +201,39 @@ export async function runWorkflow(
 	});
 
 	const additionalData = createAdditionalData(credentialsHelper, hooks, executionId, settings);
-	const runExecutionData = createRunExecutionData({
-		resultData: { runData: {}, pinData: workflowJson.pinData },
-		executionData: {
-			nodeExecutionStack: [
-				{
-					node: startNode,
-					data: { main: [options.startItems ?? [{ json: {} }]] },
-					source: null,
-				},
-			],
-		},
-	});
-
-	// Throws synchronously (WorkflowHasIssuesError) when n8n would refuse to start,
-	// e.g. a required parameter is missing or a node type is unknown.
-	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
-		workflow,
-	);
+	const again = options.again;
+	let run: IRun;
+	if (again?.kind === 'partial') {
+		run = await new WorkflowExecute(additionalData, mode).runPartialWorkflow2(
+			workflow,
+			deepCopy(again.after.data.resultData.runData),
+			workflowJson.pinData,
+			again.dirtyNodeNames ?? [],
+			{ nodeName: again.destination, mode: 'inclusive' },
+		);
+	} else {
+		const runExecutionData = again ? retryData(again.after) : createRunExecutionData({
+			resultData: { runData: {}, pinData: workflowJson.pinData },
+			executionData: {
+				nodeExecutionStack: [
+					{
+						node: startNode,
+						data: { main: [options.startItems ?? [{ json: {} }]] },
+						source: null,
+						...(options.parentExecution ? { metadata: { parentExecution: options.parentExecution } } : {}),
+					},
+				],
+			},
+			...(options.parentExecution ? { parentExecution: options.parentExecution } : {}),
+		});
+		if (again) {
+			// The retried execution's nodes, as saved, are the workflow now being run (Retry with the saved workflow).
+			for (const entry of runExecutionData.executionData?.nodeExecutionStack ?? []) entry.node = workflow.getNode(entry.node.name) ?? entry.node;
+		}
+		// Throws synchronously (WorkflowHasIssuesError) when n8n would refuse to start,
+		// e.g. a required parameter is missing or a node type is unknown.
+		run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	}
 
 	return {
 		run,

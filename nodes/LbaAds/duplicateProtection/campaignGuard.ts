@@ -1,7 +1,7 @@
 import type { DeduplicationItemTypes, ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { createdMark, HOW_TO_RESEND, sendingMark } from './keys';
+import { createdMark, forgetKeysOf, HOW_TO_RESEND, sendingMark } from './keys';
 import { failureOutcome } from '../../shared/transport';
 import { HistoryLockError, withHistoryLock, type HeldLock } from './historyLock';
 import type { SendGuard, SentResult } from '../actions/engine/operation';
@@ -33,11 +33,6 @@ const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: HIS
  */
 const askOptions = (questions: number): ICheckProcessedOptions => ({ mode: 'entries', maxEntries: HISTORY_MAX_ENTRIES + questions });
 /**
- * Kept in a history this version started (empty at its first write): no key of an earlier version
- * can be in it, so the questions about those keys are not asked.
- */
-const NO_LEGACY_KEYS = 'history:v2:no-earlier-keys';
-/**
  * How long a run waits for another execution's answer for a campaign that execution is sending
  * now: most answers come in a second or two; a caller (a webhook, an agent) should not wait long
  * for a mark a killed run left.
@@ -50,16 +45,23 @@ export interface Candidate {
 	key: string;
 	/** The item's retry key: found again by a Retry of this execution, whatever `$now` gives. */
 	retryKey: string;
-	/** The key an earlier version recorded for the campaign, honoured after an upgrade. */
-	legacyKey?: string;
-	/** Send even if an earlier run recorded the key (not again within a Retry of the same execution). */
+	/**
+	 * Send even if an earlier run recorded the key, or the execution this one retries did not
+	 * create it; not what that execution created (Resend is once per execution).
+	 */
 	resend: boolean;
+}
+
+/** How the run tells its user what to do next. */
+export interface GuardOptions {
+	/** The campaign's dates follow the clock (`$now`): only a Retry holds back what this run sends. */
+	datesFollowClock?: boolean;
 }
 
 const unique = (values: string[]) => [...new Set(values)];
 const asStrings = (values: DeduplicationItemTypes[]) => new Set(values.map(String));
 
-type HeldBack = { itemIndex: number; candidate: Candidate; by: 'retry' | 'key' | 'legacy'; created: boolean; beingSent?: boolean };
+type HeldBack = { itemIndex: number; candidate: Candidate; by: 'retry' | 'key'; created: boolean; beingSent?: boolean };
 
 const REASONS = {
 	retry: {
@@ -70,10 +72,6 @@ const REASONS = {
 		created: 'Created in an earlier run; not sent again',
 		unknown: 'May have been created in an earlier run (its answer was lost, or that run is still going); not sent again',
 	},
-	legacy: {
-		created: 'Created in an earlier run (recorded by an earlier version of this node); not sent again',
-		unknown: 'May have been created in an earlier run (recorded by an earlier version of this node; its answer was lost); not sent again',
-	},
 	twin: 'Created by another execution that was sending the same campaign at the same time; not sent again',
 };
 
@@ -83,7 +81,7 @@ const REASONS = {
  * recorded, a retry key the execution this one retries recorded, or the key of an earlier item
  * of this run (which shares that item's fate, told once it is known).
  */
-export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): SendGuard {
+export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], options: GuardOptions = {}): SendGuard {
 	if (!ctx.getWorkflow().id) {
 		throw new NodeOperationError(ctx.getNode(), 'Save the workflow before creating campaigns', {
 			description: 'Duplicate protection keeps its history per saved workflow. Nothing was sent.',
@@ -124,7 +122,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 				toClaim.push(candidate);
 			}
 
-			const description = sentSoFar ? nothingMoreSent(sentSoFar) : NOTHING_SENT;
+			const description = sentSoFar ? nothingMoreSent(sentSoFar, options.datesFollowClock === true) : NOTHING_SENT;
 			const heldBack = toClaim.length ? await storeCall(ctx, description, async (lock) => await lookUp(ctx, toClaim, lock)) : [];
 			// A campaign another execution is sending now: its answer, within that run's timeout.
 			const twins = heldBack.filter((held) => held.by === 'key' && !held.created && held.beingSent);
@@ -141,6 +139,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 					skipped: true,
 					reason: twinCreated ? REASONS.twin : REASONS[held.by][created ? 'created' : 'unknown'],
 					idempotencyKey: held.candidate.key,
+					forgetKeys: forgetKeysOf(held.candidate.key, held.candidate.retryKey),
 					earlierOutcome: created ? 'created' : 'unknown',
 					howToResend: HOW_TO_RESEND,
 				};
@@ -155,7 +154,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[]): 
 					result.set(itemIndex, { ...firstSkipped, sameAsItem: first });
 					continue;
 				}
-				const json: IDataObject = { skipped: true, idempotencyKey: key, sameAsItem: first };
+				const json: IDataObject = { skipped: true, idempotencyKey: key, forgetKeys: forgetKeysOf(key, byItem.get(itemIndex)!.retryKey), sameAsItem: first };
 				const end = ended.get(first);
 				if (end) tellRepeat(json, first, end);
 				else waitingRepeats.set(first, [...(waitingRepeats.get(first) ?? []), json]);
@@ -241,24 +240,18 @@ function tellRepeat(json: IDataObject, first: number, end: SentResult): void {
 
 /**
  * Records a wave's keys and retry keys, and says which items must not be sent. All under the
- * history lock: one call to record, one to ask the questions the answer raised (was it created?
- * did an earlier version record it?), one to take out what the questions recorded.
+ * history lock: one call to record, one to ask the questions the answer raised (was it created?),
+ * one to take out what the questions recorded.
  */
 async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLock): Promise<HeldBack[]> {
 	const helpers = ctx.helpers;
 	// A "sending" mark says a run is sending the campaign now: recorded with its claim, taken out when it settles.
 	const toRecord = unique(toClaim.flatMap((c) => [c.key, c.retryKey, sendingMark(c.key)]));
 	// With room for what it records: a claim never pushes out the keys it is asking about.
-	const first = await helpers.checkProcessedAndRecord([...toRecord, NO_LEGACY_KEYS], SCOPE, askOptions(toRecord.length + 1));
+	const first = await helpers.checkProcessedAndRecord(toRecord, SCOPE, askOptions(toRecord.length));
 	const recorded = asStrings(first.processed);
 	const recordedNow = asStrings(first.new);
-	// The marker stays only where the history was empty when this version first wrote to it.
-	let legacyPossible = false;
-	if (recordedNow.has(NO_LEGACY_KEYS)) {
-		legacyPossible = (await helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS)) !== recordedNow.size;
-	}
 	const heldBack: HeldBack[] = [];
-	const legacy: Candidate[] = [];
 	const staleMarks: string[] = [];
 	const questions: string[] = [];
 	for (const candidate of toClaim) {
@@ -268,52 +261,47 @@ async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLo
 			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'key', created: false, beingSent: recorded.has(sendingMark(candidate.key)) });
 			questions.push(createdMark(candidate.key));
 		} else if (recorded.has(candidate.retryKey)) {
+			// With Resend, held back below only if the execution this one retries created it.
 			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'retry', created: false });
 			questions.push(createdMark(candidate.retryKey));
-			// This run's own key for it (new when `$now` moved the dates) names a campaign never sent.
-			if (recordedNow.has(candidate.key)) staleMarks.push(candidate.key);
-		} else if (!candidate.resend && candidate.legacyKey && legacyPossible) {
-			legacy.push(candidate);
-			// Its own "created" mark is asked too, so that a campaign an earlier version created is kept as created.
-			questions.push(candidate.legacyKey, createdMark(candidate.legacyKey), createdMark(candidate.key));
 		} else if (candidate.resend && recorded.has(candidate.key)) {
 			staleMarks.push(createdMark(candidate.key));
 		}
 	}
 	let answers = new Set<string>();
-	let newlyRecorded = new Set<string>();
+	let newlyRecorded: string[] = [];
 	if (questions.length) {
 		await lock.check();
 		const asked = unique(questions);
-		const answer = await helpers.checkProcessedAndRecord(asked, SCOPE, askOptions(toRecord.length + 1 + asked.length));
+		const answer = await helpers.checkProcessedAndRecord(asked, SCOPE, askOptions(toRecord.length + asked.length));
 		answers = asStrings(answer.processed);
-		newlyRecorded = asStrings(answer.new);
+		newlyRecorded = answer.new.map(String);
 	}
-	for (const held of heldBack) {
-		const { key, retryKey } = held.candidate;
-		held.created = answers.has(createdMark(held.by === 'retry' ? retryKey : key));
-	}
-	const keepRecorded = new Set<string>();
-	for (const candidate of legacy) {
-		if (!answers.has(candidate.legacyKey!)) continue; // not recorded by an earlier version: sent
-		const created = answers.has(createdMark(candidate.legacyKey!));
-		heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'legacy', created });
-		// From now on the campaign's own key says it (the claim recorded the key; here its mark).
-		if (created) keepRecorded.add(createdMark(candidate.key));
+	const held: HeldBack[] = [];
+	for (const item of heldBack) {
+		const { key, retryKey, resend } = item.candidate;
+		item.created = answers.has(createdMark(item.by === 'retry' ? retryKey : key));
+		if (item.by === 'retry' && resend && !item.created) {
+			// Resend, and the execution this one retries did not create it (or does not know): sent.
+			if (recorded.has(key)) staleMarks.push(createdMark(key));
+			continue;
+		}
+		held.push(item);
+		// This run's own key for it (new when `$now` moved the dates) names a campaign never sent.
+		if (item.by === 'retry' && recordedNow.has(key)) staleMarks.push(key);
 	}
 	// An item held back sends nothing: its "sending" mark goes, and so does the retry key of one held back
 	// by its campaign's key (re-runs would fill the history with them).
-	for (const held of heldBack) {
-		if (recordedNow.has(sendingMark(held.candidate.key))) staleMarks.push(sendingMark(held.candidate.key));
-		if (held.by !== 'retry' && recordedNow.has(held.candidate.retryKey)) staleMarks.push(held.candidate.retryKey);
+	for (const item of held) {
+		if (recordedNow.has(sendingMark(item.candidate.key))) staleMarks.push(sendingMark(item.candidate.key));
+		if (item.by !== 'retry' && recordedNow.has(item.candidate.retryKey)) staleMarks.push(item.candidate.retryKey);
 	}
-	if (legacyPossible) staleMarks.push(NO_LEGACY_KEYS);
-	const removals = unique([...[...newlyRecorded].filter((entry) => !keepRecorded.has(entry)), ...staleMarks]);
+	const removals = unique([...newlyRecorded, ...staleMarks]);
 	if (removals.length) {
 		await lock.check();
 		await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
 	}
-	return heldBack;
+	return held;
 }
 
 /**
@@ -387,9 +375,15 @@ export async function forgetCampaigns(ctx: IExecuteFunctions, keys: string[] | '
 
 const NOTHING_SENT =
 	"Nothing was sent. The history lives in n8n's database (the store of the Remove Duplicates node); check the database, or set Duplicate Protection to Off to send without it.";
-/** Said instead of NOTHING_SENT once this run has sent campaigns: turning protection off would pay for them twice. */
-const nothingMoreSent = (sent: number) =>
-	`${sent} campaign${sent === 1 ? ' was' : 's were'} sent earlier in this run and recorded; nothing more was sent. Keep Duplicate Protection on and run the workflow again (or Retry) once n8n's database answers: the campaigns already sent are held back.`;
+/**
+ * Said instead of NOTHING_SENT once this run has sent campaigns: turning protection off would pay
+ * for them twice. With dates that follow the clock, only a Retry finds them again.
+ */
+const nothingMoreSent = (sent: number, datesFollowClock: boolean) =>
+	`${sent} campaign${sent === 1 ? ' was' : 's were'} sent earlier in this run and recorded; nothing more was sent. ` +
+	(datesFollowClock
+		? "Keep Duplicate Protection on and Retry this execution once n8n's database answers: the Retry holds back the campaigns already sent. Do not run the workflow again: its dates use $now, so a new execution sends them again as new campaigns."
+		: "Keep Duplicate Protection on and run the workflow again (or Retry) once n8n's database answers: the campaigns already sent are held back.");
 const SENT_NOT_RECORDED =
 	'The campaigns of this run were sent, but not all outcomes were recorded: a re-run reports them as "may have been created" and does not send them.';
 

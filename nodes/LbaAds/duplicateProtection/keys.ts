@@ -9,11 +9,11 @@ import type { IDataObject } from 'n8n-workflow';
  * - `content:v2:<sha256>`: the campaign with its dates as instants (UTC), and the target;
  * - `custom:v2:<target> <text>`: a key the user gives, for one target;
  * - `retry:v1:<sha256>`: the item as the execution saw it before any expression was evaluated
- *   (the node's parameters as written, its input item, its place in the run, the execution it
- *   started in). A Retry reuses the input of the failed node, so it finds this key even when
- *   `$now` changed the campaign's dates.
- * Keys of earlier versions (0.1.0: `content:<sha256>` of the body as sent, `custom:<text>`) are
- * still honoured: see `legacyKey`.
+ *   (the campaign's parameters as written, its input item, its place in the run, the execution
+ *   the user retries: see itemOrigin.ts). A Retry reuses the input of the failed node, so it
+ *   finds this key even when `$now` changed the campaign's dates.
+ * These are the first release's formats (golden tests pin them); a later change of format gets a
+ * new version prefix.
  */
 
 export type ProtectionMode = 'content' | 'customKey' | 'off';
@@ -21,12 +21,10 @@ export type ProtectionMode = 'content' | 'customKey' | 'off';
 const CONTENT_PREFIX = 'content:v2:';
 const CUSTOM_PREFIX = 'custom:v2:';
 const RETRY_PREFIX = 'retry:v1:';
-const LEGACY_CONTENT_PREFIX = 'content:';
-const LEGACY_CUSTOM_PREFIX = 'custom:';
 const CREATED_PREFIX = 'created:';
 
 export const HOW_TO_RESEND =
-	'To send it again on purpose, turn on Options > Resend for this item (an expression such as {{ $json.resend }} picks items), or run this same node once with the operation Forget Sent Campaigns.';
+	'To send it again on purpose, turn on Options > Resend for this item (an expression such as {{ $json.resend }} picks items), or run this same node once with the operation Forget Sent and Idempotency Key {{ $json.forgetKeys }} (this item\'s keys).';
 
 /**
  * Where campaigns go, as one string: the base URL with its scheme and host in lower case,
@@ -56,13 +54,14 @@ export function customKey(value: unknown, target: string): string | undefined {
 /** What identifies one item of one execution before its expressions are evaluated (see the header). */
 export interface ItemOrigin {
 	target: string;
-	/** The node's parameters as written (expressions unevaluated) that define the campaign. */
+	/** The parameters that define the campaign, as written (expressions unevaluated). */
 	parameters: unknown;
 	/** The item's input JSON, which a Retry reuses. */
 	input: unknown;
 	itemIndex: number;
-	runIndex: number;
-	/** The execution the item first ran in (kept by a Retry). */
+	/** The node's run in the execution (Loop Over Items); null in tool mode, where each try of a call is a new run. */
+	runIndex: number | null;
+	/** The execution the user retries (itemOrigin.ts: `executionIdentity`). */
 	execution: string;
 }
 
@@ -70,27 +69,30 @@ export function retryKey(origin: ItemOrigin): string {
 	return `${RETRY_PREFIX}${sha256(origin)}`;
 }
 
-/**
- * The key 0.1.0 recorded for the same campaign: a hash of the body as sent (dates with the
- * offset they were written in), or `custom:<text>`. It names no target.
- */
-export function legacyKey(mode: 'content' | 'customKey', bodyAsSent: unknown, customValue?: unknown): string | undefined {
-	if (mode === 'content') return `${LEGACY_CONTENT_PREFIX}${createHash('sha256').update(canonicalJson(bodyAsSent)).digest('hex')}`;
-	const text = customText(customValue);
-	return text === undefined ? undefined : `${LEGACY_CUSTOM_PREFIX}${text}`;
-}
+/** A key of fixed form at the start of what a user gave (a custom key, which may hold spaces, comes last). */
+const LEADING_FULL_KEY = /^(?:content:v2|retry:v1):[0-9a-f]{64}(?=[\s,]|$)/;
 
 /**
- * The keys to forget for what a user typed: a full key from an output, or a custom key's own
- * text (then its key for `target` when known, and the key 0.1.0 recorded for it).
+ * The keys to forget for what a user gave: an output's `forgetKeys` (its retry key, then its own
+ * key), one key from an output or an error, a list of them, or a custom key's own text (its key
+ * for `target`; none when the target is not known).
  */
 export function keysFromUser(value: unknown, target: string | undefined): string[] {
-	const text = value === undefined || value === null ? '' : String(value).trim();
-	if (text === '') return [];
-	if ([CONTENT_PREFIX, CUSTOM_PREFIX, RETRY_PREFIX, LEGACY_CONTENT_PREFIX, LEGACY_CUSTOM_PREFIX].some((prefix) => text.startsWith(prefix))) return [text];
-	const keys = [`${LEGACY_CUSTOM_PREFIX}${text}`];
-	if (target !== undefined) keys.unshift(`${CUSTOM_PREFIX}${target} ${text}`);
-	return keys;
+	if (Array.isArray(value)) return [...new Set(value.flatMap((entry) => keysFromUser(entry, target)))];
+	let text = value === undefined || value === null ? '' : String(value).trim();
+	const keys: string[] = [];
+	for (let match = LEADING_FULL_KEY.exec(text); match; match = LEADING_FULL_KEY.exec(text)) {
+		keys.push(match[0]);
+		text = text.slice(match[0].length).replace(/^[\s,]+/, '');
+	}
+	if (text.startsWith(CUSTOM_PREFIX)) keys.push(text);
+	else if (text !== '' && target !== undefined) keys.push(`${CUSTOM_PREFIX}${target} ${text}`);
+	return [...new Set(keys)];
+}
+
+/** What an output names for Forget Sent: every key that holds the campaign back, its retry key first. */
+export function forgetKeysOf(key: string, retry: string): string {
+	return `${retry} ${key}`;
 }
 
 function customText(value: unknown): string | undefined {

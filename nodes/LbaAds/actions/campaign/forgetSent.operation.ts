@@ -48,9 +48,9 @@ const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. {{ $json.idempotencyKey }}',
+		placeholder: 'e.g. {{ $json.forgetKeys }}',
 		description:
-			'The key to forget: the idempotencyKey of a created or skipped item (content:… or custom:…), or the text of a custom key',
+			"What to forget: a created or skipped item's forgetKeys (every key that holds its campaign back), a key an error names, or the text of a custom key",
 		displayOptions: { show: { ...showFor.show, forget: ['keys'] } },
 	},
 ];
@@ -76,7 +76,7 @@ export const forgetSent: OperationModule<ForgetRequest> = {
 			if (key !== '') return { key };
 			throw new NodeOperationError(ctx.getNode(), `Idempotency Key of item ${itemIndex} is empty; nothing was forgotten for it`, {
 				itemIndex,
-				description: 'Give the key to forget, e.g. {{ $json.idempotencyKey }} from a created or skipped item.',
+				description: 'Give the keys to forget, e.g. {{ $json.forgetKeys }} from a created or skipped item.',
 			});
 		},
 
@@ -87,7 +87,7 @@ export const forgetSent: OperationModule<ForgetRequest> = {
 			const target = await credentialTarget(ctx);
 			const keys = new Map(prepared.map(({ itemIndex, request }) => [itemIndex, keysFromUser((request as { key: string }).key, target)]));
 			const entriesBefore = await forgetCampaigns(ctx, [...keys.values()].flat());
-			return { perItem: new Map([...keys].map(([itemIndex, forgotten]) => [itemIndex, [{ forgotten: forgotten[0], entriesBefore }]])) };
+			return { perItem: new Map([...keys].map(([itemIndex, forgotten]) => [itemIndex, [{ forgotten: forgotten.join(' '), entriesBefore }]])) };
 		},
 	},
 };

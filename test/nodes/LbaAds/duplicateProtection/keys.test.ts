@@ -3,7 +3,7 @@
  * the dates that changed a key would make every campaign of a re-run after an upgrade go out
  * again, so each format is pinned here; a deliberate change gets a new version prefix.
  */
-import { contentKey, customKey, keysFromUser, legacyKey, retryKey, serviceTarget } from '../../../../nodes/LbaAds/duplicateProtection/keys';
+import { contentKey, customKey, forgetKeysOf, keysFromUser, retryKey, serviceTarget } from '../../../../nodes/LbaAds/duplicateProtection/keys';
 import { utcInstant } from '../../../../nodes/LbaAds/helpers/dates';
 
 const channel = { sender: 'MYBRAND', locationId: 161, smsQty: 1000, message: 'Promo hari ini!', telcoId: 'tsel' };
@@ -45,32 +45,33 @@ describe('duplicate protection keys', () => {
 		expect(serviceTarget('http://127.0.0.1:8080')).not.toBe(serviceTarget('http://127.0.0.1:8081'));
 	});
 
-	it('the key 0.1.0 recorded is pinned (the same string the code of 0.1.0 gives for this body)', () => {
-		// Computed by nodes/LbaAds/duplicateProtection/keys.ts at da1def2 (contentKey), the last version before v2.
-		expect(legacyKey('content', bodyAsSent)).toBe('content:eca3d9faec1e324bfdea9bd25a127b941668b5813a7a0534ceede6c20823b95d');
-		expect(legacyKey('customKey', bodyAsSent, ' A-17 ')).toBe('custom:A-17');
-	});
-
 	it('custom:v2 and retry:v1 are pinned', () => {
 		expect(customKey(' A-17 ', 'https://api.example.co.id')).toBe('custom:v2:https://api.example.co.id A-17');
 		expect(customKey('  ', 'https://api.example.co.id')).toBeUndefined();
 		expect(
 			retryKey({
 				target: 'https://api.example.co.id',
-				parameters: { name: '={{ $json.name }}' },
+				parameters: { name: '={{ $json.name }}', 'options.timezone': 'Asia/Jakarta' },
 				input: { name: 'x' },
 				itemIndex: 0,
 				runIndex: 0,
-				execution: 'started 1700000000000',
+				execution: 'established 1700000000000',
 			}),
-		).toBe('retry:v1:6143cd47199ce57be87ccba54f585784a1b856fab1aa588e1b643275db53f217');
+		).toBe('retry:v1:023ae04895910f2887fdeb82ff0b95d0fd7384b2c4c1fe5d4a055fe34c5205c7');
 	});
 
-	it('Forget Sent: a full key stays as it is; a custom key text gives its key for the target and the key 0.1.0 recorded', () => {
-		expect(keysFromUser('content:v2:abc', 'https://x')).toEqual(['content:v2:abc']);
-		expect(keysFromUser('content:abc', 'https://x')).toEqual(['content:abc']);
-		expect(keysFromUser(' A-17 ', 'https://x')).toEqual(['custom:v2:https://x A-17', 'custom:A-17']);
-		expect(keysFromUser('A-17', undefined)).toEqual(['custom:A-17']);
+	it('Forget Sent takes an output\'s forgetKeys (its retry key, then its own key), one key, a list, or a custom key\'s text', () => {
+		const content = `content:v2:${'a'.repeat(64)}`;
+		const retry = `retry:v1:${'b'.repeat(64)}`;
+		const custom = 'custom:v2:https://x Promo A, Jakarta';
+		expect(forgetKeysOf(content, retry)).toBe(`${retry} ${content}`);
+		expect(keysFromUser(forgetKeysOf(content, retry), 'https://x')).toEqual([retry, content]);
+		expect(keysFromUser(forgetKeysOf(custom, retry), 'https://x')).toEqual([retry, custom]);
+		expect(keysFromUser(`${retry},${custom}`, 'https://x')).toEqual([retry, custom]);
+		expect(keysFromUser([retry, content], 'https://x')).toEqual([retry, content]);
+		expect(keysFromUser(content, 'https://x')).toEqual([content]);
+		expect(keysFromUser(' Promo A, Jakarta ', 'https://x')).toEqual([custom]);
+		expect(keysFromUser('A-17', undefined)).toEqual([]);
 		expect(keysFromUser('', 'https://x')).toEqual([]);
 	});
 });

@@ -1,7 +1,7 @@
 /**
  * "The same campaign" as a marketer means it (issue 28), in n8n-core's engine with the harness's
  * copy of n8n's store: the same instants in another offset, a retry of an item whose dates use
- * `$now`, another service, a history written by 0.1.0, the history at its bound, and what a run
+ * `$now`, another service, the history at its bound, and what a run
  * says when it stops midway. The real n8n proof is in test/e2e/duplicate-protection.e2e.test.ts.
  */
 import { createHash } from 'node:crypto';
@@ -10,9 +10,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { errorOf, harnessDeduplicator, InMemoryDeduplicator } from '../../../harness';
 import { campaigns, channel, createParameters, fault, runNode, useSandbox } from '../setup';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const keys = require('../../../../dist/nodes/LbaAds/duplicateProtection/keys') as typeof import('../../../../nodes/LbaAds/duplicateProtection/keys');
 
 const context = useSandbox();
 const store = harnessDeduplicator();
@@ -91,29 +88,6 @@ describe('the same campaign, as the user means it', () => {
 		const again = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: { lbaAdsApi: { ...sandboxCredential.lbaAdsApi, baseUrl: `${context.sandbox.url}/` } } });
 		expect(again.items.map((item) => item.json.skipped)).toEqual([true, true]);
 		expect(await campaigns(context)).toHaveLength(4);
-	});
-
-	it('after an upgrade, the keys 0.1.0 recorded still hold back their campaigns (nothing sent)', async () => {
-		const preview = await runNode(context, { ...byName, options: { dryRun: true } }, six, { workflowId });
-		const legacy = preview.items.map((item) => keys.legacyKey('content', (item.json.request as IDataObject).body)!);
-		// The node's row as 0.1.0 left it: each created campaign's key and its "created" mark, item 2 without one.
-		store.rows.set(`${workflowId}|n:lba`, {
-			mode: 'entries',
-			data: legacy.flatMap((key, index) => (index === 2 ? [key] : [key, `created:${key}`])).map((entry) => InMemoryDeduplicator.hash(entry)),
-		});
-		const upgraded = await runNode(context, byName, six, { workflowId });
-		expect(errorOf(upgraded)).toBeUndefined();
-		expect(upgraded.items.map((item) => item.json.earlierOutcome)).toEqual(['created', 'created', 'unknown', 'created', 'created', 'created']);
-		expect(upgraded.items[0].json.reason).toBe('Created in an earlier run (recorded by an earlier version of this node); not sent again');
-		expect(await campaigns(context)).toHaveLength(0);
-		// The next run finds them by their own keys, with the same outcome.
-		const next = await runNode(context, byName, six, { workflowId });
-		expect(next.items.map((item) => item.json.earlierOutcome)).toEqual(['created', 'created', 'unknown', 'created', 'created', 'created']);
-		expect(next.items[0].json.reason).toBe('Created in an earlier run; not sent again');
-		// A new campaign in that history goes out, and the old keys stay.
-		const fresh = await runNode(context, byName, [{ name: 'new one' }], { workflowId });
-		expect(fresh.items[0].json.status).toBe('Published');
-		expect(legacy.every((key) => store.entries(workflowId, 'lba').includes(InMemoryDeduplicator.hash(key)))).toBe(true);
 	});
 
 	it('a full history: asking about a campaign never pushes out its key (the oldest entries)', async () => {

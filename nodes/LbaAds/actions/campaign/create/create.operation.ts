@@ -15,7 +15,9 @@ import {
 	zoneNote,
 	type CreateRequest,
 } from './parameters';
+import { addClockDatesHint, datesFollowClock } from './clockDates';
 import { campaignGuard, type Candidate } from '../../../duplicateProtection/campaignGuard';
+import { forgetKeysOf } from '../../../duplicateProtection/keys';
 import type { OperationModule } from '../../engine/operation';
 import { fromAI, toolDescription, withToolDefault } from '../../../helpers/aiTool';
 
@@ -363,10 +365,13 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 		for (const { itemIndex, request } of prepared) {
 			// A dry run sends nothing, so it records nothing: the real send stays possible.
 			if (request.key !== undefined && request.retryKey !== undefined && !request.dryRun) {
-				candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, legacyKey: request.legacyKey, resend: request.resend });
+				candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, resend: request.resend });
 			}
 		}
-		return candidates.length ? campaignGuard(ctx, candidates) : undefined;
+		if (!candidates.length) return undefined;
+		const followClock = datesFollowClock(ctx);
+		if (followClock) addClockDatesHint(ctx);
+		return campaignGuard(ctx, candidates, { datesFollowClock: followClock });
 	},
 
 	describeDone(json) {
@@ -390,16 +395,22 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			return [
 				{
 					...response,
-					...(request.key === undefined ? {} : { idempotencyKey: request.key }),
+					...keysOutput(request),
 					smsPerRecipient: sms,
 					...request.zoneNote,
 				},
 			];
 		} catch (error) {
-			throw campaignFailure(error, request.key);
+			throw campaignFailure(error, keysOutput(request).forgetKeys);
 		}
 	},
 };
+
+/** The keys an output names: the campaign's own, and what Forget Sent takes to release every hold on it. */
+function keysOutput(request: CreateRequest): { idempotencyKey?: string; forgetKeys?: string } {
+	if (request.key === undefined || request.retryKey === undefined) return {};
+	return { idempotencyKey: request.key, forgetKeys: forgetKeysOf(request.key, request.retryKey) };
+}
 
 /** Its entries in the node's Options collection. */
 const options: INodeProperties[] = [

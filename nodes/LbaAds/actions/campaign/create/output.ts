@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { CampaignBody } from './campaignSchema';
 import { smsCount } from './smsSegments';
-import { HOW_TO_RESEND } from '../../../duplicateProtection/keys';
 import { ApiRequestError } from '../../../../shared/transport';
 import type { CreateRequest } from './parameters';
 import { spendingPreview } from './spendingLimits';
@@ -62,7 +61,7 @@ export function dryRunOutput(ctx: IExecuteFunctions, request: CreateRequest, sms
  * agent reads only the message, and a campaign that may exist must not be sent again), and a
  * campaign that may exist keeps its key: its error says a re-run will not send it again.
  */
-export function campaignFailure(error: unknown, key: string | undefined): unknown {
+export function campaignFailure(error: unknown, forgetKeys: string | undefined): unknown {
 	if (!(error instanceof ApiRequestError)) return error;
 	const { outcome, transient, status, serviceCode } = error.failureClass;
 	if (status === 400 && serviceCode === 'G-400003') error.message = 'The service rejected the campaign as incomplete or invalid (G-400003)';
@@ -75,8 +74,10 @@ export function campaignFailure(error: unknown, key: string | undefined): unknow
 				: 'The request was not retried, because the service may already have created the campaign.',
 		);
 	}
-	if (key !== undefined && outcome === 'unknown') {
-		notes.push(`Duplicate protection kept this campaign's key (${key}), so a Retry or re-run will not send it again. ${HOW_TO_RESEND}`);
+	if (forgetKeys !== undefined && outcome === 'unknown') {
+		notes.push(
+			`Duplicate protection kept this campaign's keys, so a Retry or re-run will not send it again. To send it again on purpose, turn on Options > Resend for this item, or run this same node once with the operation Forget Sent and Idempotency Key: ${forgetKeys}`,
+		);
 	}
 	if (notes.length) error.description = `${error.description ?? ''} ${notes.join(' ')}`.trim();
 	return error;

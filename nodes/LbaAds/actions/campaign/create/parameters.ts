@@ -5,7 +5,7 @@ import type { CampaignBody } from './campaignSchema';
 import type { Spending } from './spendingLimits';
 import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, readInZone, utcInstant } from '../../../helpers/dates';
-import { contentKey, customKey, legacyKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
+import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
 import { itemRetryKey } from '../../../duplicateProtection/itemOrigin';
 
 /** Create Campaign's parameters, read for one item: what the panel, an expression or an AI model gave. */
@@ -31,9 +31,8 @@ export interface CreateRequest {
 	body: CampaignBody;
 	/** The idempotency key (undefined with Duplicate Protection off). */
 	key?: string;
-	/** The item's retry key and the key 0.1.0 recorded for the campaign (duplicate protection on). */
+	/** The item's retry key (duplicate protection on). */
 	retryKey?: string;
-	legacyKey?: string;
 	resend: boolean;
 	/** Which dates had no UTC offset and the timezone they were read in: the output says so. */
 	zoneNote?: { assumedTimezone: string; datesWithoutOffset: string[] };
@@ -52,23 +51,40 @@ export function dryRun(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return preview === true || preview === 'true';
 }
 
-type CampaignKeys = Pick<CreateRequest, 'key' | 'retryKey' | 'legacyKey'>;
+type CampaignKeys = Pick<CreateRequest, 'key' | 'retryKey'>;
+
+/**
+ * The parameters that define a campaign, and nothing else: the retry key reads them as written.
+ * Not here, so never in it: Authentication, Duplicate Protection and its key, Resend, Dry Run,
+ * Preview, Timeout, Concurrency, the spending limits, and any parameter a later release adds.
+ */
+export const CAMPAIGN_PARAMETERS = [
+	'campaignInput',
+	'campaignJson',
+	'name',
+	'campaignDescription',
+	'categoryId',
+	'channelsInput',
+	'channels',
+	'channelsJson',
+	'options.timezone',
+] as const;
 
 /**
  * Duplicate protection's keys for one item: the campaign by its meaning (dates as instants) and
- * its target, the item's retry key, and the key 0.1.0 recorded. See duplicateProtection/keys.ts.
+ * its target, and the item's retry key. See duplicateProtection/keys.ts.
  */
 export function campaignKeys(ctx: IExecuteFunctions, itemIndex: number, body: CampaignBody, baseUrl: string): CampaignKeys {
 	const mode = ctx.getNodeParameter('duplicateProtection', itemIndex, 'content') as ProtectionMode;
 	if (mode === 'off') return {};
 	const target = serviceTarget(baseUrl);
-	const retryKey = itemRetryKey(ctx, itemIndex, target);
+	const retryKey = itemRetryKey(ctx, itemIndex, target, CAMPAIGN_PARAMETERS);
 	if (mode === 'content') {
 		const campaign = {
 			...body,
 			channels: body.channels.map((channel) => ({ ...channel, startDate: utcInstant(channel.startDate), endDate: utcInstant(channel.endDate) })),
 		};
-		return { key: contentKey(campaign, target), retryKey, legacyKey: legacyKey('content', body) };
+		return { key: contentKey(campaign, target), retryKey };
 	}
 	const value = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
 	const key = customKey(value, target);
@@ -79,7 +95,7 @@ export function campaignKeys(ctx: IExecuteFunctions, itemIndex: number, body: Ca
 				'Nothing was sent for this item. With Duplicate Protection set to Custom Key, every item needs a key, e.g. {{ $json.orderId }}.',
 		});
 	}
-	return { key, retryKey, legacyKey: legacyKey('customKey', body, value) };
+	return { key, retryKey };
 }
 
 export function resendOption(ctx: IExecuteFunctions, itemIndex: number): boolean {

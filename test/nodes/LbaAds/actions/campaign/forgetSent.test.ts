@@ -23,7 +23,7 @@ describe('Campaign > Forget Sent', () => {
 		await runNode(context, byName, three, { workflowId });
 		const forget = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'all' }, [{}], { workflowId });
 		expect(errorOf(forget)).toBeUndefined();
-		expect(forget.items).toEqual([{ json: { forgotten: 'all', entriesBefore: 13 }, pairedItem: [{ item: 0 }] }]);
+		expect(forget.items).toEqual([{ json: { forgotten: 'all', entriesBefore: 12 }, pairedItem: [{ item: 0 }] }]);
 		expect(store.entries(workflowId, 'lba')).toEqual([]);
 
 		const again = await runNode(context, byName, three, { workflowId });
@@ -37,7 +37,7 @@ describe('Campaign > Forget Sent', () => {
 		const forget = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: '={{ $json.key }}' }, [{ key: p2Key }], {
 			workflowId,
 		});
-		expect(forget.items[0].json).toEqual({ forgotten: p2Key, entriesBefore: 13 });
+		expect(forget.items[0].json).toEqual({ forgotten: p2Key, entriesBefore: 12 });
 
 		const again = await runNode(context, byName, three, { workflowId });
 		expect(again.items.map((item) => (item.json.skipped ? 'skipped' : item.json.status))).toEqual(['skipped', 'Published', 'skipped']);
@@ -70,7 +70,7 @@ describe('Campaign > Forget Sent', () => {
 		const items = [{ key: '' }, { key: first.items[0].json.idempotencyKey }];
 		const stopped = await runNode(context, parameters, items, { workflowId });
 		expect(errorOf(stopped)?.message).toBe('Idempotency Key of item 0 is empty; nothing was forgotten for it');
-		expect(store.entries(workflowId, 'lba')).toHaveLength(13);
+		expect(store.entries(workflowId, 'lba')).toHaveLength(12);
 
 		const continued = await runNode(context, parameters, items, { workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(continued.items.map((item) => Object.keys(item.json)[0])).toEqual(['error', 'forgotten']);

@@ -1,0 +1,38 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+/**
+ * Dates that follow the clock (`$now`, `$today`, `DateTime.now`): each new execution gives the
+ * campaign new dates, so Campaign Content sees a new campaign; only a Retry of the execution
+ * (its retry key) holds back what it sent. The run says so, and advises Retry, not a re-run.
+ */
+
+const CLOCK = /\$now|\$today|DateTime\.now/;
+/** Where Campaign Content's dates are written: the channels' date fields, or the JSON that holds them. */
+const DATE_FIELDS = ['startDate', 'endDate'];
+
+function isClockExpression(value: unknown): boolean {
+	return typeof value === 'string' && value.startsWith('=') && CLOCK.test(value);
+}
+
+/** Whether Duplicate Protection is Campaign Content and a date of the campaign, as written, reads the clock. */
+export function datesFollowClock(ctx: IExecuteFunctions): boolean {
+	const parameters = ctx.getNode().parameters as IDataObject;
+	if ((parameters.duplicateProtection ?? 'content') !== 'content') return false;
+	const channels = ((parameters.channels as IDataObject | undefined)?.channel as IDataObject[] | undefined) ?? [];
+	const inFields = parameters.channelsInput !== 'json' && channels.some((channel) => DATE_FIELDS.some((field) => isClockExpression(channel?.[field])));
+	// A JSON parameter is one text: a clock expression in it is taken for a date.
+	const inJson = [parameters.channelsJson, parameters.campaignJson].some(isClockExpression);
+	return inFields || inJson;
+}
+
+/** Said once per run: what "once" means with such dates, and the two ways to make it mean once per day. */
+export function addClockDatesHint(ctx: IExecuteFunctions): void {
+	ctx.addExecutionHints({
+		message:
+			"The campaign's dates use $now (or $today): each new execution of this workflow sends new campaigns; only a Retry of an execution holds back what that execution sent. " +
+			"To send once per day, take the dates from the trigger's timestamp (e.g. {{ $('Schedule Trigger').item.json.timestamp }}), " +
+			'or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $today.toISODate() }}.',
+		type: 'info',
+		location: 'outputPane',
+	});
+}

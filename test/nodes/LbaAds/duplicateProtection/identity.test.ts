@@ -1,0 +1,299 @@
+/**
+ * "One execution" as n8n means it (issue 35): each way a campaign is run again, staged in
+ * n8n-core's engine with n8n's own execution context (`establishExecutionContext`, run by
+ * WorkflowExecute): a Retry as n8n's ExecutionService.retry builds it, an Execute step through
+ * `runPartialWorkflow2`, a sub-execution with the caller's context as the Execute Workflow node
+ * passes it. The rule: a Retry never re-sends what the execution it retries created; a new
+ * execution never re-sends the same campaign by meaning; a changed campaign is sent. The titles
+ * start with the row names of the identity matrix in docs/duplicate-protection.md.
+ */
+import type { IDataObject, INode, IRun, RelatedExecution } from 'n8n-workflow';
+
+import { chain, errorOf, harnessDeduplicator, manualTrigger, type RunOptions, type RunResult } from '../../../harness';
+import { campaigns, channel, createParameters, fault, lbaNode, useSandbox } from '../setup';
+
+const context = useSandbox();
+const store = harnessDeduplicator();
+let workflowId = '';
+let counter = 0;
+
+beforeEach(() => {
+	store.reset();
+	store.rmwDelayMs = 0;
+	workflowId = `identity-${++counter}`;
+});
+
+const six = Array.from({ length: 6 }, (_, index) => ({ name: `promo-${index + 1}` }));
+const nowDates = [channel({ startDate: '={{ $now.plus({ minutes: 5 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' })];
+/** Dates that move with the clock, one at a time (so a 503 at item 4 leaves items 1-3 created). */
+const withNow = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, nowDates);
+const fixed = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } });
+const failAtItem4 = () => fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+const noOp = (name: string): INode => ({ id: name, name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [100, 0], parameters: {} });
+/**
+ * Waits for the clock's next second: the service takes dates to the second, so two executions in
+ * one second with `$now` dates give the same campaign by meaning (and its key holds it back).
+ */
+async function nextSecond(): Promise<void> {
+	const second = Math.floor(Date.now() / 1000);
+	while (Math.floor(Date.now() / 1000) === second) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Start (the items pinned) -> LBA, run as `options` say. */
+async function run(parameters: IDataObject, items: IDataObject[], options: RunOptions & { node?: Partial<INode> } = {}): Promise<RunResult & { items: IDataObject[] }> {
+	const { node, ...runOptions } = options;
+	const result = await context.n8n.runWorkflow(
+		{ nodes: [manualTrigger(), lbaNode(parameters, node)], connections: chain('Start', 'LBA'), pinData: { Start: items.map((json) => ({ json })) } },
+		{ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId, ...runOptions },
+	);
+	const ran = result.run.data.resultData.runData.LBA;
+	return { ...result, items: result.error || !ran ? [] : result.output('LBA', 0, ran.length - 1).map((item) => item.json) };
+}
+
+const retryOf = (after: IRun): RunOptions => ({ again: { kind: 'retry', after } });
+const establishedAt = (result: RunResult) => result.run.data.executionData?.runtimeData?.establishedAt;
+const outcomes = (items: IDataObject[]) => items.map((json) => (json.skipped ? `held:${String(json.earlierOutcome)}` : String(json.status)));
+
+async function sentCounts(): Promise<number[]> {
+	const counts = new Map<string, number>();
+	for (const { request } of await campaigns(context)) counts.set(String(request.name), (counts.get(String(request.name)) ?? 0) + 1);
+	return [...counts.values()];
+}
+
+/** A caller's execution context as n8n establishes it (a parent execution's runtimeData). */
+async function callerContext(): Promise<IDataObject> {
+	const parent = await context.n8n.runWorkflow({ nodes: [manualTrigger(), noOp('Execute Workflow')], connections: chain('Start', 'Execute Workflow') }, { workflowId: 'parent' });
+	return parent.run.data.executionData!.runtimeData as unknown as IDataObject;
+}
+const calledBy = (executionContext: IDataObject, executionId: string): RunOptions => ({
+	parentExecution: { executionId, workflowId: 'parent', executionContext, shouldResume: true } as RelatedExecution,
+});
+
+describe('a Retry never re-sends what the execution it retries created', () => {
+	it('executions-list Retry (original workflow): $now dates, a 503 at item 4: the Retry keeps the context, 6 campaigns, 0 twice', async () => {
+		await failAtItem4();
+		const failed = await run(withNow, six);
+		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
+		const retry = await run(withNow, six, retryOf(failed.run));
+		expect(errorOf(retry)).toBeUndefined();
+		expect(retry.run.mode).toBe('retry');
+		expect(establishedAt(retry)).toBe(establishedAt(failed));
+		expect(outcomes(retry.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+	});
+
+	it('executions-list Retry (saved workflow): Timeout, Concurrency and Duplicate Protection edited before it change nothing', async () => {
+		await failAtItem4();
+		const failed = await run(withNow, six);
+		const edited = { ...withNow, duplicateProtection: 'customKey', idempotencyKey: '={{ $json.name }}-{{ $now.toMillis() }}', options: { concurrency: 3, timeoutMs: 20_000 } };
+		const retry = await run(edited, six, retryOf(failed.run));
+		expect(outcomes(retry.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+	});
+
+	it('executions-list Retry (saved workflow) with the message edited: the changed campaign is sent', async () => {
+		await failAtItem4();
+		const failed = await run(withNow, six);
+		const edited = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [{ ...nowDates[0], message: 'Diskon 30% hari ini!' }]);
+		const retry = await run(edited, six, retryOf(failed.run));
+		expect(outcomes(retry.items)).toEqual(Array(6).fill('Published'));
+	});
+
+	it('node Retry On Fail: $now dates, the second try sends only what the first did not', async () => {
+		await failAtItem4();
+		const result = await run(withNow, six, { node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
+		expect(outcomes(result.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+	});
+});
+
+describe("a sub-workflow's execution is its caller's", () => {
+	it('sub-workflow with parent retried: the child runs as a new execution with the same caller context: 6 campaigns, 0 twice', async () => {
+		const caller = await callerContext();
+		await failAtItem4();
+		const first = await run(withNow, six, calledBy(caller, '101'));
+		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
+		// A Retry of the parent copies its context (proven above); it starts the child as a new execution.
+		const again = await run(withNow, six, calledBy(caller, '102'));
+		expect(establishedAt(again)).not.toBe(establishedAt(first));
+		expect(outcomes(again.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+	});
+
+	it("Retry On Fail on the parent's Execute Workflow node: the child again, in the same parent execution: 0 twice", async () => {
+		const caller = await callerContext();
+		await failAtItem4();
+		await run(withNow, six, calledBy(caller, '201'));
+		const again = await run(withNow, six, calledBy(caller, '201'));
+		expect(outcomes(again.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+	});
+
+	it("Retry On Fail on the child's LBA node: the second try in the child sends only what the first did not", async () => {
+		await failAtItem4();
+		const result = await run(withNow, six, { ...calledBy(await callerContext(), '301'), node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
+		expect(outcomes(result.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+	});
+
+	it('same sub-workflow called twice in one parent execution: other items are other campaigns; the same items with $now dates are held back', async () => {
+		const caller = await callerContext();
+		await run(withNow, six.slice(0, 3), calledBy(caller, '401'));
+		const otherItems = await run(withNow, six.slice(3), calledBy(caller, '401'));
+		expect(outcomes(otherItems.items)).toEqual(['Published', 'Published', 'Published']);
+		// n8n tells a sub-workflow nothing of the node or the round that called it: the same items are the same call.
+		const sameItems = await run(withNow, six.slice(0, 3), calledBy(caller, '401'));
+		expect(outcomes(sameItems.items)).toEqual(['held:created', 'held:created', 'held:created']);
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+	});
+
+	it("nested sub-workflows (the limit): a grandchild sees its caller's context, which is new when the top execution is retried", async () => {
+		const top = await callerContext();
+		const child = async (executionId: string) =>
+			(await context.n8n.runWorkflow({ nodes: [manualTrigger(), noOp('Execute Workflow')], connections: chain('Start', 'Execute Workflow') }, { workflowId: 'child', ...calledBy(top, executionId) })).run.data
+				.executionData!.runtimeData as unknown as IDataObject;
+		const childFirst = await child('501');
+		await nextSecond(); // n8n's establishedAt is in milliseconds: a Retry of the top comes later
+		const childAgain = await child('502');
+		// n8n's own merge: the child's context is the top's with the child's own establishedAt over it.
+		expect(childFirst).toMatchObject({ source: 'integrated', parentExecutionId: '501' });
+		expect(childAgain.establishedAt).not.toBe(childFirst.establishedAt);
+		await run(withNow, six.slice(0, 2), calledBy(childFirst, '503'));
+		await nextSecond();
+		const nowAgain = await run(withNow, six.slice(0, 2), calledBy(childAgain, '504'));
+		expect(outcomes(nowAgain.items)).toEqual(['Published', 'Published']);
+		// Fixed dates: the campaign's own key holds them back at any depth.
+		await run(fixed, six.slice(0, 2), calledBy(childFirst, '505'));
+		const fixedAgain = await run(fixed, six.slice(0, 2), calledBy(childAgain, '506'));
+		expect(outcomes(fixedAgain.items)).toEqual(['held:created', 'held:created']);
+	});
+});
+
+describe('a new execution never re-sends the same campaign by meaning; a changed campaign is sent', () => {
+	it.each([
+		['editor Execute workflow twice', 'manual'],
+		['webhook called twice', 'webhook'],
+		['schedule firing twice', 'trigger'],
+	] as const)('%s: fixed dates held back; $now dates are new campaigns, sent', async (_row, mode) => {
+		await run(fixed, six.slice(0, 2), { mode });
+		expect(outcomes((await run(fixed, six.slice(0, 2), { mode })).items)).toEqual(['held:created', 'held:created']);
+		await run(withNow, six.slice(2, 4), { mode });
+		await nextSecond();
+		expect(outcomes((await run(withNow, six.slice(2, 4), { mode })).items)).toEqual(['Published', 'Published']);
+	});
+
+	describe('Execute step', () => {
+		/** Start -> Config (Edit Fields: the message) -> Prepare (its output pinned) -> LBA, the message read from Config by name. */
+		const steps = (message: string, parameters: IDataObject) => ({
+			nodes: [
+				manualTrigger(),
+				{ id: 'config', name: 'Config', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [100, 0], parameters: { mode: 'raw', jsonOutput: JSON.stringify({ message }) } } as INode,
+				noOp('Prepare'),
+				lbaNode(parameters),
+			],
+			connections: chain('Start', 'Config', 'Prepare', 'LBA'),
+			pinData: { Start: [{ json: {} }], Prepare: [{ json: { name: 'promo-1' } }] },
+		});
+		const fromConfig = (dates: IDataObject[]) => createParameters({ name: '={{ $json.name }}' }, [{ ...dates[0], message: "={{ $('Config').item.json.message }}" }]);
+		const runSteps = (message: string, parameters: IDataObject, options: RunOptions = {}) =>
+			context.n8n.runWorkflow(steps(message, parameters), { credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId, ...options });
+		const step = (after: IRun, dirtyNodeNames: string[] = []): RunOptions => ({ again: { kind: 'partial', after, destination: 'LBA', dirtyNodeNames } });
+
+		it('Execute step after an upstream edit: the new text is sent (a new context, though the trigger keeps its run data)', async () => {
+			const first = await runSteps('Diskon 20%', fromConfig(nowDates));
+			expect(first.output('LBA')[0].json.status).toBe('Published');
+			const edited = await runSteps('Diskon 30%', fromConfig(nowDates), step(first.run, ['Config']));
+			expect(edited.run.data.resultData.runData.Start[0].startTime).toBe(first.run.data.resultData.runData.Start[0].startTime);
+			expect(establishedAt(edited)).not.toBe(establishedAt(first));
+			expect(edited.output('LBA')[0].json.status).toBe('Published');
+			const sent = await campaigns(context);
+			expect(sent.map(({ request }) => ((request.channels as IDataObject[])[0].message))).toEqual(['Diskon 20%', 'Diskon 30%']);
+		});
+
+		it('Execute step again unchanged: fixed dates held back; $now dates are new campaigns, sent', async () => {
+			const first = await runSteps('Diskon 20%', fromConfig([channel()]));
+			const again = await runSteps('Diskon 20%', fromConfig([channel()]), step(first.run));
+			expect(again.output('LBA')[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+			const withNowFirst = await runSteps('Diskon 40%', fromConfig(nowDates));
+			await nextSecond();
+			const withNowAgain = await runSteps('Diskon 40%', fromConfig(nowDates), step(withNowFirst.run));
+			expect(withNowAgain.output('LBA')[0].json.status).toBe('Published');
+		});
+	});
+});
+
+describe("the user's ways out", () => {
+	/** An answer lost at item 2 (a 502 after the service created it): its outcome is unknown. */
+	async function lostAnswerThenRetry(parameters: IDataObject) {
+		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
+		const failed = await run(parameters, six.slice(0, 3));
+		expect(errorOf(failed)?.description).toMatch(/Forget Sent and Idempotency Key: retry:v1:[0-9a-f]{64} content:v2:[0-9a-f]{64}$/);
+		const retry = await run(parameters, six.slice(0, 3), retryOf(failed.run));
+		expect(outcomes(retry.items)).toEqual(['held:created', 'held:unknown', 'Published']);
+		return { failed, retry };
+	}
+
+	it('Forget Sent (Some Keys) with the forgetKeys of a held item, then Retry: sent', async () => {
+		const { failed, retry } = await lostAnswerThenRetry(withNow);
+		const forget = await context.n8n.runWorkflow(
+			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: '={{ $json.forgetKeys }}' })], connections: chain('Start', 'LBA'), pinData: { Start: [{ json: retry.items[1] }] } },
+			{ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId },
+		);
+		expect(errorOf(forget)).toBeUndefined();
+		const again = await run(withNow, six.slice(0, 3), retryOf(failed.run));
+		expect(outcomes(again.items)).toEqual(['held:created', 'Published', 'held:created']);
+	});
+
+	it('Forget Sent with the keys an error names, fixed dates: both holds go (its own key and its retry key)', async () => {
+		const { failed } = await lostAnswerThenRetry(fixed);
+		const named = /Idempotency Key: (.*)$/.exec(String(errorOf(failed)?.description))![1];
+		const forget = await context.n8n.runWorkflow(
+			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: named })], connections: chain('Start', 'LBA') },
+			{ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId },
+		);
+		expect(forget.output('LBA')[0].json.forgotten).toBe(named);
+		const again = await run(fixed, six.slice(0, 3), retryOf(failed.run));
+		expect(outcomes(again.items)).toEqual(['held:created', 'Published', 'held:created']);
+	});
+
+	it('Resend turned on, then Retry with the saved workflow: sends what the retried execution did not create, never what it created', async () => {
+		const { failed } = await lostAnswerThenRetry(withNow);
+		const resend = await run({ ...withNow, options: { concurrency: 1, resend: true } }, six.slice(0, 3), retryOf(failed.run));
+		expect(outcomes(resend.items)).toEqual(['held:created', 'Published', 'held:created']);
+		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
+	});
+
+	it('Execute step with Resend on: sent', async () => {
+		const first = await run(fixed, six.slice(0, 1));
+		const step = await run({ ...fixed, options: { concurrency: 1, resend: true } }, six.slice(0, 1), { again: { kind: 'partial', after: first.run, destination: 'LBA' } });
+		expect(outcomes(step.items)).toEqual(['Published']);
+	});
+});
+
+describe('honest advice with $now', () => {
+	const eight = Array.from({ length: 8 }, (_, index) => ({ name: `wave-${index}` }));
+
+	it('the store refuses in wave 2: the advice is Retry (not a new run), and the Retry sends each campaign once', async () => {
+		store.nodeRowCallsBeforeFailure = 3;
+		const failed = await run(withNow, eight);
+		expect(errorOf(failed)?.description).toMatch(/^4 campaigns were sent earlier in this run and recorded; nothing more was sent\. Keep Duplicate Protection on and Retry this execution .*Do not run the workflow again: its dates use \$now/);
+		store.nodeRowCallsBeforeFailure = undefined;
+		const retry = await run(withNow, eight, retryOf(failed.run));
+		expect(outcomes(retry.items)).toEqual([...Array(4).fill('held:created'), ...Array(4).fill('Published')]);
+		expect(await sentCounts()).toEqual(Array(8).fill(1));
+	});
+
+	it('fixed dates keep the advice to run again or Retry', async () => {
+		store.nodeRowCallsBeforeFailure = 3;
+		const failed = await run(fixed, eight);
+		expect(errorOf(failed)?.description).toMatch(/run the workflow again \(or Retry\)/);
+	});
+
+	it('one execution hint says a new execution sends new campaigns, with the trigger timestamp and Custom Key as ways out', async () => {
+		const result = await run(withNow, six.slice(0, 3));
+		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message).filter((message) => message.includes('$now'));
+		expect(hints).toHaveLength(1);
+		expect(hints[0]).toMatch(/each new execution of this workflow sends new campaigns; only a Retry.*trigger's timestamp.*Custom Key/);
+		const withFixed = await run(fixed, six.slice(3, 4));
+		expect((withFixed.run.data.resultData.runData.LBA[0].hints ?? []).filter((hint) => hint.message.includes('$now'))).toEqual([]);
+	});
+});
