@@ -48,16 +48,8 @@ function agentWorkflow(id: string, prompt: string, tools: ToolKey[], createOptio
 	};
 	tools.forEach((key, index) => {
 		const tool = TOOLS[key];
-		nodes.push({
-			id: `${id}-${key}`,
-			name: tool.node,
-			type: 'n8n-nodes-lba-ads.lbaAdsTool',
-			typeVersion: 1,
-			position: [380 + index * 200, 220],
-			parameters: { resource: tool.resource, operation: tool.operation, ...(key === 'create' && Object.keys(createOptions).length ? { options: createOptions } : {}) },
-			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-			...(key === 'create' ? createSettings : {}),
-		});
+		const parameters = { resource: tool.resource, operation: tool.operation, ...(key === 'create' && Object.keys(createOptions).length ? { options: createOptions } : {}) };
+		nodes.push(e2e.lbaNode(`${id}-${key}`, tool.node, parameters, { type: 'n8n-nodes-lba-ads.lbaAdsTool', position: [380 + index * 200, 220], ...(key === 'create' ? createSettings : {}) }));
 		connections[tool.node] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
 	});
 	return { id, name: `AI agent: ${id}`, nodes, connections, settings: { executionOrder: 'v1', timezone: 'Asia/Jakarta' } };
@@ -87,32 +79,23 @@ function campaignCall(name: string, channel: Json = {}, fields: Json = {}) {
 }
 
 /** A regular (non-tool) LBA Ads node given a bad campaign by expression: how its panel shows the error. */
-const REGULAR_ERROR_WORKFLOW = {
-	id: 'aiRegularError',
-	name: 'Regular node: bad campaign',
-	nodes: [
-		{ id: 're-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 're-lba',
-			name: 'Create a campaign',
-			type: 'n8n-nodes-lba-ads.lbaAds',
-			typeVersion: 1,
-			position: [240, 0],
-			parameters: {
-				resource: 'campaign',
-				operation: 'create',
-				name: 'Bad campaign',
-				campaignDescription: 'Shows the error panel',
-				categoryId: '={{ "Pizza" }}',
-				channelsInput: 'json',
-				channelsJson: JSON.stringify([{ ...campaignCall('x').channels[0], telcoId: 'Smartfren', smsQty: 0 }]),
-			},
-			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-		},
+const REGULAR_ERROR_WORKFLOW = e2e.workflow(
+	'aiRegularError',
+	'Regular node: bad campaign',
+	[
+		e2e.manualTrigger('re-start'),
+		e2e.lbaNode('re-lba', 'Create a campaign', {
+			resource: 'campaign',
+			operation: 'create',
+			name: 'Bad campaign',
+			campaignDescription: 'Shows the error panel',
+			categoryId: '={{ "Pizza" }}',
+			channelsInput: 'json',
+			channelsJson: JSON.stringify([{ ...campaignCall('x').channels[0], telcoId: 'Smartfren', smsQty: 0 }]),
+		}),
 	],
-	connections: { Start: { main: [[{ node: 'Create a campaign', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+	e2e.chain('Start', 'Create a campaign'),
+);
 
 const WORKFLOWS = {
 	chain: agentWorkflow('aiChain', 'Launch a weekend promo for our store at -6.9175, 107.6191', ['geocode', 'create']),

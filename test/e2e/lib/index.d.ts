@@ -261,7 +261,7 @@ export declare function itemsNode(id: string, name: string, items: Array<Record<
 export declare function namedItems(prefix: string, count?: number): Array<{ name: string }>;
 export declare function chain(...names: string[]): Record<string, any>;
 export declare function connect(connections: Record<string, any>, from: string, to: string, output?: number): Record<string, any>;
-export declare function workflow(id: string, name: string, nodes: WorkflowNode[], connections: Record<string, any>): WorkflowJson;
+export declare function workflow(id: string, name: string, nodes: WorkflowNode[], connections: Record<string, any>, settings?: Record<string, any>): WorkflowJson;
 /** Start -> "Campaigns to send" (Code: `items`) -> the LBA node (`lbaName`, default "Create campaigns"). */
 export declare function campaignWorkflow(
 	id: string,

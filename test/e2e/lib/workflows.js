@@ -67,14 +67,17 @@ function connect(connections, from, to, output = 0) {
 	return connections;
 }
 
-/** A workflow as `n8n import:workflow` takes it; nodes are placed left to right in the given order. */
-function workflow(id, name, nodes, connections) {
+/**
+ * A workflow as `n8n import:workflow` takes it; nodes are placed left to right in the given order,
+ * unless they have a position of their own. `settings` adds to `executionOrder: 'v1'`.
+ */
+function workflow(id, name, nodes, connections, settings = {}) {
 	return {
 		id,
 		name,
-		nodes: nodes.map((each, index) => ({ ...each, position: [index * 220, 0] })),
+		nodes: nodes.map((each, index) => ({ ...each, position: each.position && (each.position[0] || each.position[1]) ? each.position : [index * 220, 0] })),
 		connections,
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...settings },
 		// n8n 2.40.7's partial run (the editor's Execute step) needs the field.
 		pinData: {},
 	};
