@@ -470,34 +470,33 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 	});
 
 	const stepRuns: Partial<Record<Style, Finished>> = {};
+	/** The editor's Execute step on the LBA node after `previous`, held to the rule against the journal. */
+	async function checkedStep(row: string, style: Style, previous: Finished, dirtyNodeNames: string[]) {
+		const prefix = prefixOf('editorStep', style);
+		const before = await journal(prefix);
+		await secondPasses(style);
+		const step = await executeStep(idOf('editorStep', style), previous, dirtyNodeNames);
+		stepRuns[style] = step;
+		expect(step.status).toBe('success');
+		const after = await journal(prefix);
+		expectRule(row, style, 1, step.output(LBA), intended(names(prefix), style, atOf(step, 'Prepare'), 'Promo B'), before, after.slice(before.length));
+	}
+
 	test('Execute step after an upstream edit: the new message is sent', async () => {
 		await eachStyle(async (style) => {
 			const id = idOf('editorStep', style);
 			const prefix = prefixOf('editorStep', style);
 			const first = await run(id);
-			const afterFirst = await journal(prefix);
-			expectRule('editorStep (Execute workflow)', style, 1, first.output(LBA), intended(names(prefix), style, atOf(first, 'Prepare'), 'Promo A'), [], afterFirst);
+			expectRule('editorStep (Execute workflow)', style, 1, first.output(LBA), intended(names(prefix), style, atOf(first, 'Prepare'), 'Promo A'), [], await journal(prefix));
 			await setNode(id, 'Config', (node) => ({ ...node, parameters: { ...node.parameters, assignments: { assignments: [{ id: 'message', name: 'message', value: 'Promo B', type: 'string' }] } } }));
-			await secondPasses(style);
-			const step = await executeStep(id, first, ['Config']);
-			stepRuns[style] = step;
-			expect(step.status).toBe('success');
-			const afterStep = await journal(prefix);
-			expectRule('Execute step after an upstream edit', style, 2, step.output(LBA), intended(names(prefix), style, atOf(step, 'Prepare'), 'Promo B'), afterFirst, afterStep.slice(afterFirst.length));
+			await checkedStep('Execute step after an upstream edit', style, first, ['Config']);
 		});
 	});
 
 	test('Execute step again, unchanged: only changed campaigns are sent', async () => {
 		await eachStyle(async (style) => {
-			const id = idOf('editorStep', style);
-			const prefix = prefixOf('editorStep', style);
 			expect(stepRuns[style]).toBeDefined();
-			const before = await journal(prefix);
-			await secondPasses(style);
-			const again = await executeStep(id, stepRuns[style]!, []);
-			expect(again.status).toBe('success');
-			const after = await journal(prefix);
-			expectRule('Execute step again, unchanged', style, 1, again.output(LBA), intended(names(prefix), style, atOf(again, 'Prepare'), 'Promo B'), before, after.slice(before.length));
+			await checkedStep('Execute step again, unchanged', style, stepRuns[style]!, []);
 		});
 	});
 
