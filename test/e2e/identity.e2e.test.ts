@@ -527,7 +527,7 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 		});
 	});
 
-	test("Forget Sent with the key a skipped item names, then Retry: that campaign is sent again, the others stay held ($now dates)", async () => {
+	test("Forget Sent with the keys a skipped item names (its forgetKeys), then Retry: that campaign is sent again, the others stay held ($now dates)", async () => {
 		const id = idOf('forget', 'now');
 		const prefix = prefixOf('forget', 'now');
 		await fault503AtItem4();
@@ -537,13 +537,13 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 		await secondPasses('now');
 		const first = await retry(id, failed.executionId);
 		const skipped = first.output(LBA)[0];
-		expect(skipped).toMatchObject({ skipped: true, idempotencyKey: expect.any(String) });
+		expect(skipped).toMatchObject({ skipped: true, forgetKeys: expect.any(String) });
 		const beforeForget = await journal(prefix);
 		expect(beforeForget.map(nameOf)).toEqual(names(prefix));
 
 		const saved = await rest.getWorkflow(id);
 		const create = saved.nodes.find((node: Json) => node.name === LBA).parameters;
-		await setNode(id, LBA, (node) => ({ ...node, parameters: { resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: skipped.idempotencyKey } }));
+		await setNode(id, LBA, (node) => ({ ...node, parameters: { resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: skipped.forgetKeys } }));
 		expect((await run(id)).status).toBe('success');
 		await setNode(id, LBA, (node) => ({ ...node, parameters: create }));
 		await secondPasses('now');
