@@ -27,10 +27,10 @@ const origins = new WeakMap<IExecuteFunctions, RunOrigin>();
 type WithRunData = { runExecutionData?: IRunExecutionData & { parentExecution?: { workflowId?: string; executionContext?: { establishedAt?: unknown } } } };
 
 /**
- * The execution a Retry of this one retries, as text: the caller's context in a sub-execution,
- * else this execution's. Without a context (an engine older than n8n-core 1.1xx), the earliest
- * start in the run data, which a Retry also keeps; without that, the execution id, which Retry
- * On Fail keeps.
+ * The execution the user retries, as text: the caller's context in a sub-execution, else this
+ * execution's. Without a context (an engine that sets none), the earliest start in the run data,
+ * which a Retry also keeps, and then the execution id, which Retry On Fail keeps: never less than
+ * the retry key had before it used the context.
  */
 export function executionIdentity(ctx: IExecuteFunctions): string {
 	const data = (ctx as unknown as WithRunData).runExecutionData;

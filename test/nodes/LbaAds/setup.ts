@@ -7,7 +7,7 @@ import * as http from 'node:http';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { chain, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
+import { chain, harnessDeduplicator, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox } = require('../../../sandbox/server.js') as {
@@ -71,6 +71,22 @@ export function control<T = IDataObject>(context: Context, method: string, path:
 		request.on('error', reject);
 		request.end(payload);
 	});
+}
+
+/**
+ * n8n's processed-items store as the harness keeps it, emptied before each test, and a workflow
+ * id of each test's own (runs that stand for re-runs of one saved workflow share it).
+ */
+export function useHistory(prefix: string) {
+	const store = harnessDeduplicator();
+	const history = { store, workflowId: '' };
+	let counter = 0;
+	beforeEach(() => {
+		store.reset();
+		store.rmwDelayMs = 0;
+		history.workflowId = `${prefix}-${++counter}`;
+	});
+	return history;
 }
 
 export interface JournalRequest {

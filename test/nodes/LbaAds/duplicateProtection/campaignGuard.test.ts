@@ -239,7 +239,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		// two writes, and a final one): 4 calls on the workflow's row and 2 + 1 on the history per wave; nothing to settle.
 		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 10 + 8, clearAllProcessedItems: 6 });
 		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 14 + 8 + 4, removeProcessed: 4 });
-		expect(store.entries(`${workflowId}-b`, 'lba')).toHaveLength(161);
+		expect(store.entries(`${workflowId}-b`, 'lba')).toHaveLength(160);
 		// The lock row is gone between runs.
 		expect(store.rows.has(`${workflowId}-b|`)).toBe(false);
 	});

@@ -9,19 +9,14 @@
  */
 import type { IDataObject, INode, IRun, RelatedExecution } from 'n8n-workflow';
 
-import { chain, errorOf, harnessDeduplicator, manualTrigger, type RunOptions, type RunResult } from '../../../harness';
-import { campaigns, channel, createParameters, fault, lbaNode, useSandbox } from '../setup';
+import { chain, errorOf, manualTrigger, type RunOptions, type RunResult } from '../../../harness';
+import { campaigns, channel, createParameters, fault, lbaNode, useHistory, useSandbox } from '../setup';
 
 const context = useSandbox();
-const store = harnessDeduplicator();
-let workflowId = '';
-let counter = 0;
-
-beforeEach(() => {
-	store.reset();
-	store.rmwDelayMs = 0;
-	workflowId = `identity-${++counter}`;
-});
+const history = useHistory('identity');
+const store = history.store;
+/** The run options of this test's saved workflow: its id and its credential. */
+const saved = (): RunOptions => ({ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId: history.workflowId });
 
 const six = Array.from({ length: 6 }, (_, index) => ({ name: `promo-${index + 1}` }));
 const nowDates = [channel({ startDate: '={{ $now.plus({ minutes: 5 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' })];
@@ -44,7 +39,7 @@ async function run(parameters: IDataObject, items: IDataObject[], options: RunOp
 	const { node, ...runOptions } = options;
 	const result = await context.n8n.runWorkflow(
 		{ nodes: [manualTrigger(), lbaNode(parameters, node)], connections: chain('Start', 'LBA'), pinData: { Start: items.map((json) => ({ json })) } },
-		{ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId, ...runOptions },
+		{ ...saved(), ...runOptions },
 	);
 	const ran = result.run.data.resultData.runData.LBA;
 	return { ...result, items: result.error || !ran ? [] : result.output('LBA', 0, ran.length - 1).map((item) => item.json) };
@@ -52,7 +47,9 @@ async function run(parameters: IDataObject, items: IDataObject[], options: RunOp
 
 const retryOf = (after: IRun): RunOptions => ({ again: { kind: 'retry', after } });
 const establishedAt = (result: RunResult) => result.run.data.executionData?.runtimeData?.establishedAt;
-const outcomes = (items: IDataObject[]) => items.map((json) => (json.skipped ? `held:${String(json.earlierOutcome)}` : String(json.status)));
+/** 'retry:created' (held by the retry key), 'held:created' (by the campaign's key), or the status of a sent campaign. */
+const outcomes = (items: IDataObject[]) =>
+	items.map((json) => (json.skipped ? `${/this one retries/.test(String(json.reason)) ? 'retry' : 'held'}:${String(json.earlierOutcome)}` : String(json.status)));
 
 async function sentCounts(): Promise<number[]> {
 	const counts = new Map<string, number>();
@@ -74,20 +71,22 @@ describe('a Retry never re-sends what the execution it retries created', () => {
 		await failAtItem4();
 		const failed = await run(withNow, six);
 		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
+		await nextSecond();
 		const retry = await run(withNow, six, retryOf(failed.run));
 		expect(errorOf(retry)).toBeUndefined();
 		expect(retry.run.mode).toBe('retry');
 		expect(establishedAt(retry)).toBe(establishedAt(failed));
-		expect(outcomes(retry.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(outcomes(retry.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
 		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 
 	it('executions-list Retry (saved workflow): Timeout, Concurrency and Duplicate Protection edited before it change nothing', async () => {
 		await failAtItem4();
 		const failed = await run(withNow, six);
+		await nextSecond();
 		const edited = { ...withNow, duplicateProtection: 'customKey', idempotencyKey: '={{ $json.name }}-{{ $now.toMillis() }}', options: { concurrency: 3, timeoutMs: 20_000 } };
 		const retry = await run(edited, six, retryOf(failed.run));
-		expect(outcomes(retry.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(outcomes(retry.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
 		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 
@@ -102,7 +101,7 @@ describe('a Retry never re-sends what the execution it retries created', () => {
 	it('node Retry On Fail: $now dates, the second try sends only what the first did not', async () => {
 		await failAtItem4();
 		const result = await run(withNow, six, { node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
-		expect(outcomes(result.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(outcomes(result.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
 		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 });
@@ -113,10 +112,11 @@ describe("a sub-workflow's execution is its caller's", () => {
 		await failAtItem4();
 		const first = await run(withNow, six, calledBy(caller, '101'));
 		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
+		await nextSecond();
 		// A Retry of the parent copies its context (proven above); it starts the child as a new execution.
 		const again = await run(withNow, six, calledBy(caller, '102'));
 		expect(establishedAt(again)).not.toBe(establishedAt(first));
-		expect(outcomes(again.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(outcomes(again.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
 		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 
@@ -124,25 +124,27 @@ describe("a sub-workflow's execution is its caller's", () => {
 		const caller = await callerContext();
 		await failAtItem4();
 		await run(withNow, six, calledBy(caller, '201'));
+		await nextSecond();
 		const again = await run(withNow, six, calledBy(caller, '201'));
-		expect(outcomes(again.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(outcomes(again.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
 		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 
 	it("Retry On Fail on the child's LBA node: the second try in the child sends only what the first did not", async () => {
 		await failAtItem4();
 		const result = await run(withNow, six, { ...calledBy(await callerContext(), '301'), node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
-		expect(outcomes(result.items)).toEqual(['held:created', 'held:created', 'held:created', 'Published', 'Published', 'Published']);
+		expect(outcomes(result.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
 	});
 
 	it('same sub-workflow called twice in one parent execution: other items are other campaigns; the same items with $now dates are held back', async () => {
 		const caller = await callerContext();
 		await run(withNow, six.slice(0, 3), calledBy(caller, '401'));
+		await nextSecond();
 		const otherItems = await run(withNow, six.slice(3), calledBy(caller, '401'));
 		expect(outcomes(otherItems.items)).toEqual(['Published', 'Published', 'Published']);
 		// n8n tells a sub-workflow nothing of the node or the round that called it: the same items are the same call.
 		const sameItems = await run(withNow, six.slice(0, 3), calledBy(caller, '401'));
-		expect(outcomes(sameItems.items)).toEqual(['held:created', 'held:created', 'held:created']);
+		expect(outcomes(sameItems.items)).toEqual(['retry:created', 'retry:created', 'retry:created']);
 		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 
@@ -195,7 +197,7 @@ describe('a new execution never re-sends the same campaign by meaning; a changed
 		});
 		const fromConfig = (dates: IDataObject[]) => createParameters({ name: '={{ $json.name }}' }, [{ ...dates[0], message: "={{ $('Config').item.json.message }}" }]);
 		const runSteps = (message: string, parameters: IDataObject, options: RunOptions = {}) =>
-			context.n8n.runWorkflow(steps(message, parameters), { credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId, ...options });
+			context.n8n.runWorkflow(steps(message, parameters), { ...saved(), ...options });
 		const step = (after: IRun, dirtyNodeNames: string[] = []): RunOptions => ({ again: { kind: 'partial', after, destination: 'LBA', dirtyNodeNames } });
 
 		it('Execute step after an upstream edit: the new text is sent (a new context, though the trigger keeps its run data)', async () => {
@@ -223,32 +225,34 @@ describe('a new execution never re-sends the same campaign by meaning; a changed
 
 describe("the user's ways out", () => {
 	/** An answer lost at item 2 (a 502 after the service created it): its outcome is unknown. */
-	async function lostAnswerThenRetry(parameters: IDataObject) {
+	async function lostAnswerThenRetry(parameters: IDataObject, heldBy: 'retry' | 'held') {
 		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
 		const failed = await run(parameters, six.slice(0, 3));
 		expect(errorOf(failed)?.description).toMatch(/Forget Sent and Idempotency Key: retry:v1:[0-9a-f]{64} content:v2:[0-9a-f]{64}$/);
+		await nextSecond();
 		const retry = await run(parameters, six.slice(0, 3), retryOf(failed.run));
-		expect(outcomes(retry.items)).toEqual(['held:created', 'held:unknown', 'Published']);
+		expect(outcomes(retry.items)).toEqual([`${heldBy}:created`, `${heldBy}:unknown`, 'Published']);
 		return { failed, retry };
 	}
 
 	it('Forget Sent (Some Keys) with the forgetKeys of a held item, then Retry: sent', async () => {
-		const { failed, retry } = await lostAnswerThenRetry(withNow);
+		const { failed, retry } = await lostAnswerThenRetry(withNow, 'retry');
 		const forget = await context.n8n.runWorkflow(
 			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: '={{ $json.forgetKeys }}' })], connections: chain('Start', 'LBA'), pinData: { Start: [{ json: retry.items[1] }] } },
-			{ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId },
+			saved(),
 		);
 		expect(errorOf(forget)).toBeUndefined();
+		await nextSecond();
 		const again = await run(withNow, six.slice(0, 3), retryOf(failed.run));
-		expect(outcomes(again.items)).toEqual(['held:created', 'Published', 'held:created']);
+		expect(outcomes(again.items)).toEqual(['retry:created', 'Published', 'retry:created']);
 	});
 
 	it('Forget Sent with the keys an error names, fixed dates: both holds go (its own key and its retry key)', async () => {
-		const { failed } = await lostAnswerThenRetry(fixed);
+		const { failed } = await lostAnswerThenRetry(fixed, 'held');
 		const named = /Idempotency Key: (.*)$/.exec(String(errorOf(failed)?.description))![1];
 		const forget = await context.n8n.runWorkflow(
 			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: named })], connections: chain('Start', 'LBA') },
-			{ credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }, workflowId },
+			saved(),
 		);
 		expect(forget.output('LBA')[0].json.forgotten).toBe(named);
 		const again = await run(fixed, six.slice(0, 3), retryOf(failed.run));
@@ -256,9 +260,9 @@ describe("the user's ways out", () => {
 	});
 
 	it('Resend turned on, then Retry with the saved workflow: sends what the retried execution did not create, never what it created', async () => {
-		const { failed } = await lostAnswerThenRetry(withNow);
+		const { failed } = await lostAnswerThenRetry(withNow, 'retry');
 		const resend = await run({ ...withNow, options: { concurrency: 1, resend: true } }, six.slice(0, 3), retryOf(failed.run));
-		expect(outcomes(resend.items)).toEqual(['held:created', 'Published', 'held:created']);
+		expect(outcomes(resend.items)).toEqual(['retry:created', 'Published', 'retry:created']);
 		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
 	});
 
@@ -277,8 +281,9 @@ describe('honest advice with $now', () => {
 		const failed = await run(withNow, eight);
 		expect(errorOf(failed)?.description).toMatch(/^4 campaigns were sent earlier in this run and recorded; nothing more was sent\. Keep Duplicate Protection on and Retry this execution .*Do not run the workflow again: its dates use \$now/);
 		store.nodeRowCallsBeforeFailure = undefined;
+		await nextSecond();
 		const retry = await run(withNow, eight, retryOf(failed.run));
-		expect(outcomes(retry.items)).toEqual([...Array(4).fill('held:created'), ...Array(4).fill('Published')]);
+		expect(outcomes(retry.items)).toEqual([...Array(4).fill('retry:created'), ...Array(4).fill('Published')]);
 		expect(await sentCounts()).toEqual(Array(8).fill(1));
 	});
 
@@ -292,8 +297,16 @@ describe('honest advice with $now', () => {
 		const result = await run(withNow, six.slice(0, 3));
 		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message).filter((message) => message.includes('$now'));
 		expect(hints).toHaveLength(1);
-		expect(hints[0]).toMatch(/each new execution of this workflow sends new campaigns; only a Retry.*trigger's timestamp.*Custom Key/);
+		expect(hints[0]).toMatch(/each new execution of this workflow sends new campaigns; only a Retry.*Schedule Trigger's timestamp.*Custom Key/);
 		const withFixed = await run(fixed, six.slice(3, 4));
 		expect((withFixed.run.data.resultData.runData.LBA[0].hints ?? []).filter((hint) => hint.message.includes('$now'))).toEqual([]);
+	});
+
+	it("the trigger-timestamp pattern ($now only as the manual run's fallback, as in the shipped example) gets no such hint", async () => {
+		const fromTimestamp = "={{ ($json.timestamp ? DateTime.fromISO($json.timestamp, { setZone: true }) : $now).plus({ hours: 1 }).startOf('hour') }}";
+		const parameters = createParameters({ name: '={{ $json.name }}' }, [channel({ startDate: fromTimestamp, endDate: '={{ DateTime.fromISO($json.timestamp).plus({ days: 2 }) }}' })]);
+		const result = await run(parameters, [{ name: 'weekly', timestamp: '2026-12-01T08:00:00.000+07:00' }]);
+		expect(result.items[0].status).toBe('Published');
+		expect((result.run.data.resultData.runData.LBA[0].hints ?? []).filter((hint) => hint.message.includes('$now'))).toEqual([]);
 	});
 });

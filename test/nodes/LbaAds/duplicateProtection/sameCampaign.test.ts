@@ -8,19 +8,12 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { errorOf, harnessDeduplicator, InMemoryDeduplicator } from '../../../harness';
-import { campaigns, channel, createParameters, fault, runNode, useSandbox } from '../setup';
+import { errorOf } from '../../../harness';
+import { campaigns, channel, createParameters, fault, runNode, useHistory, useSandbox } from '../setup';
 
 const context = useSandbox();
-const store = harnessDeduplicator();
-let workflowId = '';
-let counter = 0;
-
-beforeEach(() => {
-	store.reset();
-	store.rmwDelayMs = 0;
-	workflowId = `same-${++counter}`;
-});
+const history = useHistory('same');
+const store = history.store;
 
 const six = Array.from({ length: 6 }, (_, index) => ({ name: `promo-${index + 1}` }));
 const byName = createParameters({ name: '={{ $json.name }}' });
@@ -39,18 +32,18 @@ function countsByName(journal: Array<{ request: IDataObject }>) {
 describe('the same campaign, as the user means it', () => {
 	it('the same instants written in UTC are the same campaign: not sent again', async () => {
 		const dates = createParameters({}, [channel({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })]);
-		const wib = await runNode(context, dates, [{ start: '2026-11-26T09:00:00+07:00', end: '2026-11-26T17:00:00+07:00' }], { workflowId });
+		const wib = await runNode(context, dates, [{ start: '2026-11-26T09:00:00+07:00', end: '2026-11-26T17:00:00+07:00' }], { workflowId: history.workflowId });
 		expect(wib.items[0].json.status).toBe('Published');
-		const utc = await runNode(context, dates, [{ start: '2026-11-26T02:00:00Z', end: '2026-11-26T10:00:00Z' }], { workflowId });
+		const utc = await runNode(context, dates, [{ start: '2026-11-26T02:00:00Z', end: '2026-11-26T10:00:00Z' }], { workflowId: history.workflowId });
 		expect(utc.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: wib.items[0].json.idempotencyKey });
-		const epoch = await runNode(context, dates, [{ start: Date.parse('2026-11-26T02:00:00Z'), end: '2026-11-26T10:00:00.000Z' }], { workflowId });
+		const epoch = await runNode(context, dates, [{ start: Date.parse('2026-11-26T02:00:00Z'), end: '2026-11-26T10:00:00.000Z' }], { workflowId: history.workflowId });
 		expect(epoch.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
 		expect(await campaigns(context)).toHaveLength(1);
 	});
 
 	it("Retry On Fail with $now dates: the second try sends only what the first did not (6 campaigns, 0 twice)", async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
-		const result = await runNode(context, withNow, six, { workflowId, node: retryOnFail });
+		const result = await runNode(context, withNow, six, { workflowId: history.workflowId, node: retryOnFail });
 		expect(errorOf(result)).toBeUndefined();
 		expect(result.items.map((item) => item.json.skipped ?? item.json.status)).toEqual([true, true, true, 'Published', 'Published', 'Published']);
 		// Held back by the retry key: the campaign's own key changed with $now.
@@ -61,9 +54,9 @@ describe('the same campaign, as the user means it', () => {
 	});
 
 	it('Resend is once per intent: Retry On Fail does not resend what the first try resent', async () => {
-		await runNode(context, { ...withNow, options: { concurrency: 1 } }, six, { workflowId });
+		await runNode(context, { ...withNow, options: { concurrency: 1 } }, six, { workflowId: history.workflowId });
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
-		const resent = await runNode(context, { ...withNow, options: { concurrency: 1, resend: true } }, six, { workflowId, node: retryOnFail });
+		const resent = await runNode(context, { ...withNow, options: { concurrency: 1, resend: true } }, six, { workflowId: history.workflowId, node: retryOnFail });
 		expect(errorOf(resent)).toBeUndefined();
 		expect(resent.items.map((item) => (item.json.skipped ? 'held' : item.json.status))).toEqual(['held', 'held', 'held', 'Published', 'Published', 'Published']);
 		const counts = countsByName(await campaigns(context));
@@ -71,9 +64,9 @@ describe('the same campaign, as the user means it', () => {
 	});
 
 	it('a new run with $now dates is a new campaign (the retry key belongs to one execution)', async () => {
-		await runNode(context, withNow, six.slice(0, 2), { workflowId });
+		await runNode(context, withNow, six.slice(0, 2), { workflowId: history.workflowId });
 		await new Promise((resolve) => setTimeout(resolve, 1100));
-		const again = await runNode(context, withNow, six.slice(0, 2), { workflowId });
+		const again = await runNode(context, withNow, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(again.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 		expect(await campaigns(context)).toHaveLength(4);
 	});
@@ -81,24 +74,24 @@ describe('the same campaign, as the user means it', () => {
 	it('another service (another base URL) is another target: each gets its campaign once', async () => {
 		const sandboxCredential = { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } };
 		const otherCredential = { lbaAdsApi: { baseUrl: context.sandbox.url.replace('127.0.0.1', 'localhost'), accessToken: context.token } };
-		const first = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: sandboxCredential });
-		const other = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: otherCredential });
+		const first = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId, credentials: sandboxCredential });
+		const other = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId, credentials: otherCredential });
 		expect(other.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 		expect(other.items[0].json.idempotencyKey).not.toBe(first.items[0].json.idempotencyKey);
-		const again = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: { lbaAdsApi: { ...sandboxCredential.lbaAdsApi, baseUrl: `${context.sandbox.url}/` } } });
+		const again = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId, credentials: { lbaAdsApi: { ...sandboxCredential.lbaAdsApi, baseUrl: `${context.sandbox.url}/` } } });
 		expect(again.items.map((item) => item.json.skipped)).toEqual([true, true]);
 		expect(await campaigns(context)).toHaveLength(4);
 	});
 
 	it('a full history: asking about a campaign never pushes out its key (the oldest entries)', async () => {
-		await runNode(context, byName, six.slice(0, 1), { workflowId });
-		const row = store.rows.get(`${workflowId}|n:lba`)!;
+		await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId });
+		const row = store.rows.get(`${history.workflowId}|n:lba`)!;
 		const own = row.data as string[];
 		const fillers = Array.from({ length: 40_000 - own.length }, (_, index) => createHash('md5').update(`filler-${index}`).digest('base64'));
 		row.data = [...own, ...fillers];
-		const again = await runNode(context, byName, six.slice(0, 1), { workflowId });
+		const again = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId });
 		expect(again.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
-		const after = store.entries(workflowId, 'lba');
+		const after = store.entries(history.workflowId, 'lba');
 		expect(after).toHaveLength(40_000);
 		expect(own.every((entry) => after.includes(entry))).toBe(true);
 		expect(await campaigns(context)).toHaveLength(1);
@@ -106,7 +99,7 @@ describe('the same campaign, as the user means it', () => {
 
 	it('a run of more campaigns than the history holds is refused before anything is sent, with the fix', async () => {
 		const many = Array.from({ length: 10_001 }, (_, index) => ({ name: `bulk-${index}` }));
-		const result = await runNode(context, byName, many, { workflowId });
+		const result = await runNode(context, byName, many, { workflowId: history.workflowId });
 		expect(errorOf(result)?.message).toBe('This run has 10,001 campaigns, more than the 10,000 duplicate protection remembers; nothing was sent');
 		expect(errorOf(result)?.description).toMatch(/at most 10,000 items per execution/);
 		expect(await campaigns(context)).toHaveLength(0);
@@ -120,7 +113,7 @@ describe('what a run says when it stops or repeats', () => {
 	it('the store refuses in wave 2: the error lists what wave 1 created, says what was not sent, and never advises Off', async () => {
 		// Wave 1 (4 items): its claim (1 call) and its settle (2 calls) succeed; wave 2's claim fails.
 		store.nodeRowCallsBeforeFailure = 3;
-		const result = await runNode(context, oneAtATime, eight, { workflowId });
+		const result = await runNode(context, oneAtATime, eight, { workflowId: history.workflowId });
 		const error = errorOf(result)!;
 		const created = await campaigns(context);
 		expect(created).toHaveLength(4);
@@ -132,7 +125,7 @@ describe('what a run says when it stops or repeats', () => {
 
 	it('the same with continue on fail: wave 1 keeps its outputs, each unsent item says "Not sent" with the reason', async () => {
 		store.nodeRowCallsBeforeFailure = 3;
-		const result = await runNode(context, oneAtATime, eight, { workflowId, node: { onError: 'continueRegularOutput' } });
+		const result = await runNode(context, oneAtATime, eight, { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(result.items.map((item) => item.json.status ?? 'error')).toEqual([...Array(4).fill('Published'), ...Array(4).fill('error')]);
 		expect(result.items[4].json.error).toBe("Not sent: Duplicate protection could not use n8n's history of sent campaigns: permission denied for table processed_data");
 		expect(result.items.map((item) => item.pairedItem)).toEqual(eight.map((_, item) => ({ item })));
@@ -140,17 +133,17 @@ describe('what a run says when it stops or repeats', () => {
 
 	it('a failure in wave 1 still says nothing was sent', async () => {
 		store.nodeRowCallsBeforeFailure = 0;
-		const result = await runNode(context, oneAtATime, eight, { workflowId });
+		const result = await runNode(context, oneAtATime, eight, { workflowId: history.workflowId });
 		expect(errorOf(result)?.description).toMatch(/^Nothing was sent\./);
 		expect(await campaigns(context)).toHaveLength(0);
 	});
 
 	it("a repeat in one run reports the first item's real outcome: created, or failed and not created", async () => {
-		const created = await runNode(context, byName, [{ name: 'a' }, { name: 'a' }], { workflowId });
+		const created = await runNode(context, byName, [{ name: 'a' }, { name: 'a' }], { workflowId: history.workflowId });
 		expect(created.items[1].json).toMatchObject({ earlierOutcome: 'sameRun', reason: 'Same campaign as item 0 of this run, created as item 0; not sent again' });
 
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, times: 1 });
-		const failed = await runNode(context, byName, [{ name: 'b' }, { name: 'b' }], { workflowId: `${workflowId}-b`, node: { onError: 'continueRegularOutput' } });
+		const failed = await runNode(context, byName, [{ name: 'b' }, { name: 'b' }], { workflowId: `${history.workflowId}-b`, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[0].json.error).toMatch(/the campaign was not created$/);
 		expect(failed.items[1].json).toMatchObject({
 			earlierOutcome: 'sameRunFailed',
@@ -161,7 +154,7 @@ describe('what a run says when it stops or repeats', () => {
 
 	it('the twin of a campaign that is then refused waits for that answer and sends it itself', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1500, status: 503, times: 1 });
-		const [one, two] = await Promise.all([runNode(context, byName, [{ name: 'twin' }], { workflowId }), runNode(context, byName, [{ name: 'twin' }], { workflowId })]);
+		const [one, two] = await Promise.all([runNode(context, byName, [{ name: 'twin' }], { workflowId: history.workflowId }), runNode(context, byName, [{ name: 'twin' }], { workflowId: history.workflowId })]);
 		const outcomes = [one, two].map((run) => (errorOf(run) ? 'refused' : run.items[0].json.status)).sort();
 		expect(outcomes).toEqual(['Published', 'refused']);
 		expect(await campaigns(context)).toHaveLength(1);
@@ -169,7 +162,7 @@ describe('what a run says when it stops or repeats', () => {
 
 	it('the twin of a campaign that is created says so once it is (not "may have been created")', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1500, times: 1 });
-		const runs = await Promise.all([runNode(context, byName, [{ name: 'pair' }], { workflowId }), runNode(context, byName, [{ name: 'pair' }], { workflowId })]);
+		const runs = await Promise.all([runNode(context, byName, [{ name: 'pair' }], { workflowId: history.workflowId }), runNode(context, byName, [{ name: 'pair' }], { workflowId: history.workflowId })]);
 		const jsons = runs.map((run) => run.items[0].json);
 		expect(jsons.filter((json) => json.status === 'Published')).toHaveLength(1);
 		expect(jsons.find((json) => json.skipped)).toMatchObject({
@@ -182,12 +175,12 @@ describe('what a run says when it stops or repeats', () => {
 
 describe('a late write that erases this run\'s records', () => {
 	it('is found at settle: the records are written again and the run warns, naming the items', async () => {
-		await runNode(context, byName, [{ name: 'earlier' }], { workflowId });
-		const row = `${workflowId}|n:lba`;
+		await runNode(context, byName, [{ name: 'earlier' }], { workflowId: history.workflowId });
+		const row = `${history.workflowId}|n:lba`;
 		// What another n8n process read before this run's claim, and writes back after it.
 		const before = structuredClone(store.rows.get(row));
 		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 600, times: 1 });
-		const running = runNode(context, byName, [{ name: 'victim' }], { workflowId });
+		const running = runNode(context, byName, [{ name: 'victim' }], { workflowId: history.workflowId });
 		for (const deadline = Date.now() + 5_000; JSON.stringify(store.rows.get(row)) === JSON.stringify(before); ) {
 			if (Date.now() > deadline) throw new Error('the claim was never recorded');
 			await new Promise((resolve) => setTimeout(resolve, 5));
@@ -198,13 +191,13 @@ describe('a late write that erases this run\'s records', () => {
 		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message);
 		expect(hints).toEqual([expect.stringMatching(/^Duplicate protection found the records of item 0 gone from n8n's history between their claim and their answer \(a late write by another n8n process, or Forget Sent meanwhile\); they are recorded again now\./)]);
 		// Recorded again, as created: the next run holds it back.
-		const again = await runNode(context, byName, [{ name: 'victim' }], { workflowId });
+		const again = await runNode(context, byName, [{ name: 'victim' }], { workflowId: history.workflowId });
 		expect(again.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
 		expect(namesIn(await campaigns(context))).toEqual(['earlier', 'victim']);
 	});
 
 	it('a run whose records stayed says nothing of it', async () => {
-		const result = await runNode(context, byName, [{ name: 'calm' }], { workflowId });
+		const result = await runNode(context, byName, [{ name: 'calm' }], { workflowId: history.workflowId });
 		expect(result.items[0].json.status).toBe('Published');
 		expect(result.run.data.resultData.runData.LBA[0].hints ?? []).toEqual([]);
 	});

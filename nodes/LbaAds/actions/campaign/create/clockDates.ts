@@ -10,8 +10,11 @@ const CLOCK = /\$now|\$today|DateTime\.now/;
 /** Where Campaign Content's dates are written: the channels' date fields, or the JSON that holds them. */
 const DATE_FIELDS = ['startDate', 'endDate'];
 
+/** The trigger-timestamp pattern (`$json.timestamp ? … : $now`, as in the shipped examples) is not the clock's. */
+const TRIGGER_TIMESTAMP = /\btimestamp\b/;
+
 function isClockExpression(value: unknown): boolean {
-	return typeof value === 'string' && value.startsWith('=') && CLOCK.test(value);
+	return typeof value === 'string' && value.startsWith('=') && CLOCK.test(value) && !TRIGGER_TIMESTAMP.test(value);
 }
 
 /** Whether Duplicate Protection is Campaign Content and a date of the campaign, as written, reads the clock. */
@@ -30,7 +33,7 @@ export function addClockDatesHint(ctx: IExecuteFunctions): void {
 	ctx.addExecutionHints({
 		message:
 			"The campaign's dates use $now (or $today): each new execution of this workflow sends new campaigns; only a Retry of an execution holds back what that execution sent. " +
-			"To send once per day, take the dates from the trigger's timestamp (e.g. {{ $('Schedule Trigger').item.json.timestamp }}), " +
+			"To send once per day, take the dates from the Schedule Trigger's timestamp, which a Retry reuses (e.g. {{ DateTime.fromISO($json.timestamp).plus({ hours: 1 }).startOf('hour') }}), " +
 			'or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $today.toISODate() }}.',
 		type: 'info',
 		location: 'outputPane',
