@@ -86,8 +86,10 @@ function parent(row: string, style: Style, childId: string, { subSettings = {}, 
 	const nodes = [trigger(id, style), campaignsNode(id, prefixOf(row, style), style), subWorkflowNode(`${id}-sub`, SUB, childId, subSettings)];
 	const connections = e2e.chain('Start', CODE, SUB);
 	if (twice) {
-		nodes.push(subWorkflowNode(`${id}-sub2`, `${SUB} again`, childId));
-		e2e.connect(connections, CODE, `${SUB} again`);
+		// The second call a few seconds later, so that `$now` gives other dates than the first call's.
+		nodes.push(e2e.node(`${id}-wait`, 'Later', 'n8n-nodes-base.wait', 1.1, { amount: 2, unit: 'seconds' }), subWorkflowNode(`${id}-sub2`, `${SUB} again`, childId));
+		e2e.connect(connections, CODE, 'Later');
+		e2e.connect(connections, 'Later', `${SUB} again`);
 	}
 	return e2e.workflow(id, `Identity: ${row} (${style})`, nodes, connections);
 }
