@@ -296,11 +296,8 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 		return [...counts].map(([fate, count]) => `${count} ${fate}`).join('; ');
 	}
 
-	/**
-	 * A 503 at item 4 fails the first execution (3 campaigns created), then `retryIt` re-runs it;
-	 * `output` reads the retry's items (default: `node`'s) and their names.
-	 */
-	async function failThenRetry(row: string, style: Style, retryIt: (failed: Finished) => Promise<Finished>, node = LBA, retryHoldReaches = true) {
+	/** A 503 at item 4 fails the row's workflow after 3 campaigns; then a second passes (for `$now`). */
+	async function failAtItem4(row: string, style: Style) {
 		const prefix = prefixOf(row, style);
 		await fault503AtItem4();
 		const failed = await run(idOf(row, style));
@@ -309,6 +306,15 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 		const createdByFailed = await journal(prefix);
 		expect(createdByFailed.map(nameOf)).toEqual(names(prefix, 0, 3));
 		await secondPasses(style);
+		return { prefix, failed, createdByFailed };
+	}
+
+	/**
+	 * A 503 at item 4 fails the first execution (3 campaigns created), then `retryIt` re-runs it;
+	 * `output` reads the retry's items (default: `node`'s) and their names.
+	 */
+	async function failThenRetry(row: string, style: Style, retryIt: (failed: Finished) => Promise<Finished>, node = LBA, retryHoldReaches = true) {
+		const { prefix, failed, createdByFailed } = await failAtItem4(row, style);
 		const retried = await retryIt(failed);
 		expect(retried.status).toBe('success');
 		const after = await journal(prefix);
@@ -443,14 +449,7 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 	test('Loop Over Items failing mid-loop, then Retry: the loop goes on, each campaign once', async () => {
 		await eachStyle(async (style) => {
 			const row = 'loop';
-			const prefix = prefixOf(row, style);
-			await fault503AtItem4();
-			const failed = await run(idOf(row, style));
-			await clearFaults();
-			expect(failed.status).toBe('error');
-			const createdByFailed = await journal(prefix);
-			expect(createdByFailed.map(nameOf)).toEqual(names(prefix, 0, 3));
-			await secondPasses(style);
+			const { prefix, failed, createdByFailed } = await failAtItem4(row, style);
 			const retried = await retry(idOf(row, style), failed.executionId);
 			expect(retried.status).toBe('success');
 			// The LBA node's runs made by the Retry (it keeps the failed execution's earlier ones): run r got items 2r+1, 2r+2.
