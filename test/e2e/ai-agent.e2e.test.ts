@@ -28,7 +28,7 @@ type ToolKey = keyof typeof TOOLS;
 const MODEL_CREDENTIAL = { id: 'scriptedOpenAi', name: 'Scripted model' };
 
 /** Manual Trigger -> AI Agent with the OpenAI Chat Model and LBA Ads Tool nodes (only resource and operation set). */
-function agentWorkflow(id: string, prompt: string, tools: ToolKey[], createOptions: Json = {}) {
+function agentWorkflow(id: string, prompt: string, tools: ToolKey[], createOptions: Json = {}, createSettings: Json = {}) {
 	const nodes: Json[] = [
 		{ id: `${id}-start`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 		{ id: `${id}-agent`, name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [220, 0], parameters: { promptType: 'define', text: prompt, options: {} } },
@@ -48,15 +48,8 @@ function agentWorkflow(id: string, prompt: string, tools: ToolKey[], createOptio
 	};
 	tools.forEach((key, index) => {
 		const tool = TOOLS[key];
-		nodes.push({
-			id: `${id}-${key}`,
-			name: tool.node,
-			type: 'n8n-nodes-lba-ads.lbaAdsTool',
-			typeVersion: 1,
-			position: [380 + index * 200, 220],
-			parameters: { resource: tool.resource, operation: tool.operation, ...(key === 'create' && Object.keys(createOptions).length ? { options: createOptions } : {}) },
-			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-		});
+		const parameters = { resource: tool.resource, operation: tool.operation, ...(key === 'create' && Object.keys(createOptions).length ? { options: createOptions } : {}) };
+		nodes.push(e2e.lbaNode(`${id}-${key}`, tool.node, parameters, { type: 'n8n-nodes-lba-ads.lbaAdsTool', position: [380 + index * 200, 220], ...(key === 'create' ? createSettings : {}) }));
 		connections[tool.node] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
 	});
 	return { id, name: `AI agent: ${id}`, nodes, connections, settings: { executionOrder: 'v1', timezone: 'Asia/Jakarta' } };
@@ -86,38 +79,30 @@ function campaignCall(name: string, channel: Json = {}, fields: Json = {}) {
 }
 
 /** A regular (non-tool) LBA Ads node given a bad campaign by expression: how its panel shows the error. */
-const REGULAR_ERROR_WORKFLOW = {
-	id: 'aiRegularError',
-	name: 'Regular node: bad campaign',
-	nodes: [
-		{ id: 're-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 're-lba',
-			name: 'Create a campaign',
-			type: 'n8n-nodes-lba-ads.lbaAds',
-			typeVersion: 1,
-			position: [240, 0],
-			parameters: {
-				resource: 'campaign',
-				operation: 'create',
-				name: 'Bad campaign',
-				campaignDescription: 'Shows the error panel',
-				categoryId: '={{ "Pizza" }}',
-				channelsInput: 'json',
-				channelsJson: JSON.stringify([{ ...campaignCall('x').channels[0], telcoId: 'Smartfren', smsQty: 0 }]),
-			},
-			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-		},
+const REGULAR_ERROR_WORKFLOW = e2e.workflow(
+	'aiRegularError',
+	'Regular node: bad campaign',
+	[
+		e2e.manualTrigger('re-start'),
+		e2e.lbaNode('re-lba', 'Create a campaign', {
+			resource: 'campaign',
+			operation: 'create',
+			name: 'Bad campaign',
+			campaignDescription: 'Shows the error panel',
+			categoryId: '={{ "Pizza" }}',
+			channelsInput: 'json',
+			channelsJson: JSON.stringify([{ ...campaignCall('x').channels[0], telcoId: 'Smartfren', smsQty: 0 }]),
+		}),
 	],
-	connections: { Start: { main: [[{ node: 'Create a campaign', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+	e2e.chain('Start', 'Create a campaign'),
+);
 
 const WORKFLOWS = {
 	chain: agentWorkflow('aiChain', 'Launch a weekend promo for our store at -6.9175, 107.6191', ['geocode', 'create']),
 	products: agentWorkflow('aiProducts', 'Which data packages cost less than 30000 rupiah?', ['products']),
 	correct: agentWorkflow('aiCorrect', 'Launch the Surabaya promo', ['create']),
 	lostAnswer: agentWorkflow('aiLostAnswer', 'Launch the Medan promo', ['create']),
+	retryOnFail: agentWorkflow('aiRetryOnFail', 'Launch the Denpasar promo', ['create'], {}, { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }),
 	limits: agentWorkflow('aiLimits', 'Launch as many Makassar promos as you can', ['create'], { maxSmsPerCampaign: 2000, maxCampaignsPerExecution: 2 }),
 };
 
@@ -278,6 +263,20 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 		expect(error).toMatch(/^The LBA service failed to answer POST \/lba\/campaign \(HTTP 502\); the campaign may have been created, so do not send it again\./);
 		const [again] = parsed(turns[2].toolResults[1].output);
 		expect(again).toMatchObject({ skipped: true, earlierOutcome: 'unknown', reason: expect.stringMatching(/^May have been created in an earlier run/) });
+		expect(await journal(name)).toHaveLength(1);
+	});
+
+	test("AI agent tool with Retry On Fail: the first try's answer is lost (502 after the service created it), the second try sends nothing", async () => {
+		const name = 'Denpasar promo';
+		await fetch(`${sandbox.url}/_sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ method: 'POST', path: '/lba/campaign', when: 'after', status: 502, times: 1 }),
+		});
+		const { run, turns } = await runAgent('aiRetryOnFail', (turn) => (turn.toolResults.length < 1 ? { call: { tool: TOOLS.create.tool, arguments: campaignCall(name) } } : { text: 'Done.' }));
+		expect(run.status).toBe('success');
+		const [secondTry] = parsed(turns[1].toolResults[0].output);
+		expect(secondTry).toMatchObject({ skipped: true, earlierOutcome: 'unknown' });
 		expect(await journal(name)).toHaveLength(1);
 	});
 

@@ -29,23 +29,15 @@ e2e.describeE2E(`Custom API Call in real n8n ${e2e.n8nVersion()}`, () => {
 			await setup!.n8n!.stop();
 		}
 
-		await e2e.importWorkflow(userFolder, {
-			id: 'lbaCustomApiCall',
-			name: 'Custom API Call',
-			nodes: [
-				{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{
-					id: 'lba',
-					name: 'LBA Ads',
-					type: 'n8n-nodes-lba-ads.lbaAds',
-					typeVersion: 1,
-					position: [220, 0],
-					parameters: { resource: '__CUSTOM_API_CALL__', operation: '__CUSTOM_API_CALL__' },
-					credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-				},
-			],
-			connections: { Start: { main: [[{ node: 'LBA Ads', type: 'main', index: 0 }]] } },
-		});
+		await e2e.importWorkflow(
+			userFolder,
+			e2e.workflow(
+				'lbaCustomApiCall',
+				'Custom API Call',
+				[e2e.manualTrigger('start'), e2e.lbaNode('lba', 'LBA Ads', { resource: '__CUSTOM_API_CALL__', operation: '__CUSTOM_API_CALL__' })],
+				e2e.chain('Start', 'LBA Ads'),
+			),
+		);
 		const res = await e2e.executeWorkflow(userFolder, 'lbaCustomApiCall');
 		expect(res.ok).toBe(false);
 		expect(res.error?.message).toBe('Custom API Call is not available in the LBA Ads node: use the HTTP Request node with the LBA Ads credential');

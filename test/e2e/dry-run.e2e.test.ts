@@ -27,24 +27,9 @@ const parameters = (dryRun: boolean) => ({
 	channels: { channel: [channel('tsel', 'Diskon 20% akhir pekan ini di Warung Kita!'), channel('xl', CURLY)] },
 	options: { dryRun },
 });
-const WORKFLOW = {
-	id: 'lbaDryRun',
-	name: 'Dry run of a campaign',
-	nodes: [
-		{ id: 'dr-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'dr-lba',
-			name: NODE,
-			type: 'n8n-nodes-lba-ads.lbaAds',
-			typeVersion: 1,
-			position: [240, 0],
-			parameters: parameters(true),
-			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-		},
-	],
-	connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1', timezone: 'Asia/Jakarta' },
-};
+const WORKFLOW = e2e.workflow('lbaDryRun', 'Dry run of a campaign', [e2e.manualTrigger('dr-start'), e2e.lbaNode('dr-lba', NODE, parameters(true))], e2e.chain('Start', NODE), {
+	timezone: 'Asia/Jakarta',
+});
 
 e2e.describeE2E(`Create Campaign dry run in real n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;

@@ -8,14 +8,12 @@
 // Each workflow is Manual Trigger -> Code (six items) -> LBA Ads Create Campaign, one request
 // at a time, as in the issue's report. Figures are printed at the end and written to
 // artifacts/e2e/duplicate-protection.md.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import * as e2e from './lib';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox } = require('../../sandbox/server') as { startSandbox: (options: Json) => Promise<{ url: string; tokens: string[]; close(): Promise<void> }> };
 
-const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
 const LBA = 'Create campaigns';
 const TRIGGER = 'Start';
 
@@ -23,67 +21,17 @@ type JournalCampaign = { campaignId: string; request: { name: string } };
 type Json = Record<string, any>;
 
 /** A workflow whose Code node emits `items` and whose LBA node creates one campaign per item. */
-function workflow(id: string, items: Json[], lbaParameters: Json = {}) {
-	return {
-		id,
-		name: `Duplicate protection: ${id}`,
-		nodes: [
-			{ id: `${id}-start`, name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: `${id}-code`,
-				name: 'Campaigns to send',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [220, 0],
-				parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` },
-			},
-			{
-				id: `${id}-lba`,
-				name: LBA,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [440, 0],
-				parameters: {
-					resource: 'campaign',
-					operation: 'create',
-					name: '={{ $json.name }}',
-					campaignDescription: 'Duplicate protection e2e',
-					categoryId: 10,
-					channelsInput: 'fields',
-					channels: {
-						channel: [
-							{
-								sender: 'LBADEMO',
-								locationId: 161,
-								smsQty: 100,
-								message: 'Promo!',
-								startDate: '2026-12-01T09:00:00+07:00',
-								endDate: '2026-12-02T21:00:00+07:00',
-								telcoId: 'tsel',
-							},
-						],
-					},
-					options: { concurrency: 1 },
-					...lbaParameters,
-				},
-				credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-			},
-		],
-		connections: {
-			[TRIGGER]: { main: [[{ node: 'Campaigns to send', type: 'main', index: 0 }]] },
-			'Campaigns to send': { main: [[{ node: LBA, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
+const workflow = (id: string, items: Json[], lbaParameters: Json = {}) =>
+	e2e.campaignWorkflow(id, `Duplicate protection: ${id}`, items, {
+		lbaName: LBA,
+		lbaParameters: e2e.createCampaignParameters({ campaignDescription: 'Duplicate protection e2e', ...lbaParameters }),
+	});
 
-const named = (prefix: string, count = 6) => Array.from({ length: count }, (_, index) => ({ name: `${prefix}-${index + 1}` }));
+const named = e2e.namedItems;
 
 /** Dates the way users write "start now": a Retry evaluates them again, later. */
-const NOW_DATES = { startDate: '={{ $now.plus({ minutes: 5 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' };
-const channelWith = (dates: Json) => ({
-	channels: { channel: [{ sender: 'LBADEMO', locationId: 161, smsQty: 100, message: 'Promo!', telcoId: 'tsel', ...dates }] },
-});
+const NOW_DATES = e2e.NOW_DATES;
+const channelWith = (dates: Json) => ({ channels: { channel: [e2e.channel(dates)] } });
 const SECOND_CREDENTIAL = { id: 'second-sandbox-credential', name: 'Second LBA sandbox' };
 
 const WORKFLOWS = {
@@ -162,6 +110,13 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		const nodes = saved.nodes.map((node: Json) => (node.name === name ? change(node) : node));
 		await rest.call('PATCH', `/rest/workflows/${id}`, { nodes, connections: saved.connections, versionId: saved.versionId });
 	}
+	/** The journal holds the six campaigns of `prefix`, each once; recorded as a figure. */
+	async function expectSixOnce(prefix: string, figure: { scenario: string; executions: number; items: number }) {
+		const campaigns = await journal(prefix);
+		expect(campaigns).toHaveLength(6);
+		expect(duplicates(campaigns)).toBe(0);
+		figures.push({ ...figure, created: campaigns.length, duplicates: 0, unaccounted: 0, expected: '6 created, 0 duplicates' });
+	}
 	/** Each item's fate: "created", "skipped:<earlierOutcome>" or "error". */
 	function fates(items: Json[]) {
 		return items.map((item) => (item.skipped ? `skipped:${item.earlierOutcome}` : item.status === 'Published' ? 'created' : 'error'));
@@ -182,16 +137,20 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	afterAll(async () => {
 		await setup?.close();
 		await secondSandbox?.close();
-		if (figures.length) {
-			const table = [
-				'| scenario | executions | items | campaigns created | duplicates | items neither created nor reported | expected |',
-				'|---|---|---|---|---|---|---|',
-				...figures.map((f) => `| ${f.scenario} | ${f.executions} | ${f.items} | ${f.created} | ${f.duplicates} | ${f.unaccounted} | ${f.expected} |`),
-			].join('\n');
-			const dir = e2e.ensureDir(path.join(e2e.ARTIFACTS_DIR, 'e2e'));
-			fs.writeFileSync(path.join(dir, 'duplicate-protection.md'), `# Duplicate protection in real n8n ${e2e.n8nVersion()}\n\n${table}\n`);
-			console.log(`Duplicate protection in real n8n ${e2e.n8nVersion()} (sandbox journal):\n${table}`);
-		}
+		if (!figures.length) return;
+		const table = e2e.markdownTable<(typeof figures)[number]>(
+			[
+				['scenario', (f) => f.scenario],
+				['executions', (f) => f.executions],
+				['items', (f) => f.items],
+				['campaigns created', (f) => f.created],
+				['duplicates', (f) => f.duplicates],
+				['items neither created nor reported', (f) => f.unaccounted],
+				['expected', (f) => f.expected],
+			],
+			figures,
+		);
+		e2e.writeReport('duplicate-protection', `Duplicate protection in real n8n ${e2e.n8nVersion()} (sandbox journal)`, table, { print: true });
 	});
 
 	test('a 503 at item 4, then Retry: items 1-3 reported as created, 4-6 created once, 0 duplicates', async () => {
@@ -206,10 +165,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		const items = retried.output(LBA);
 		expect(fates(items)).toEqual(['skipped:created', 'skipped:created', 'skipped:created', 'created', 'created', 'created']);
 		expect(items[0]).toMatchObject({ skipped: true, reason: 'Created in an earlier run; not sent again', idempotencyKey: expect.stringMatching(/^content:/) });
-		const campaigns = await journal('retry');
-		expect(campaigns).toHaveLength(6);
-		expect(duplicates(campaigns)).toBe(0);
-		figures.push({ scenario: '503 at item 4, then Retry', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+		await expectSixOnce('retry', { scenario: '503 at item 4, then Retry', executions: 2, items: 12 });
 	});
 
 	test('the same workflow run again: nothing is sent, every item says it was created before', async () => {
@@ -246,10 +202,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		expect([first.status, second.status]).toEqual(['success', 'success']);
 		const created = [...first.output(LBA), ...second.output(LBA)].filter((item) => item.status === 'Published');
 		expect(created).toHaveLength(6);
-		const campaigns = await journal('concurrent');
-		expect(campaigns).toHaveLength(6);
-		expect(duplicates(campaigns)).toBe(0);
-		figures.push({ scenario: 'two executions at once', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+		await expectSixOnce('concurrent', { scenario: 'two executions at once', executions: 2, items: 12 });
 	});
 
 	test('Resend for one item, then Forget Sent on the same node: the campaigns go out again on purpose', async () => {
@@ -263,9 +216,9 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		await setLbaParameters('dpRetry', { resource: 'campaign', operation: 'forgetSent', forget: 'all' });
 		const forgot = await run('dpRetry');
 		expect(forgot.status).toBe('success');
-		// 6 campaigns created, each with its key, its retry key and their "created" marks (24), item 2
-		// resent (its new retry key and mark, 2), and the mark of a history this version started (1).
-		expect(forgot.output(LBA)).toEqual([{ forgotten: 'all', entriesBefore: 27 }]);
+		// 6 campaigns created, each with its key, its retry key and their "created" marks (24), and item 2
+		// resent (its new retry key and mark, 2).
+		expect(forgot.output(LBA)).toEqual([{ forgotten: 'all', entriesBefore: 26 }]);
 
 		await setLbaParameters('dpRetry', create);
 		const again = await run('dpRetry');
@@ -343,10 +296,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		const items = retried.output(LBA);
 		expect(fates(items)).toEqual(['skipped:created', 'skipped:created', 'skipped:created', 'created', 'created', 'created']);
 		expect(items[0].reason).toBe('Created by the execution this one retries (or by an earlier try of this node); not sent again');
-		const campaigns = await journal('now');
-		expect(campaigns).toHaveLength(6);
-		expect(duplicates(campaigns)).toBe(0);
-		figures.push({ scenario: '$now dates: 503 at item 4, then Retry', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+		await expectSixOnce('now', { scenario: '$now dates: 503 at item 4, then Retry', executions: 2, items: 12 });
 	});
 
 	test("the node's Retry On Fail with $now dates, a 503 at item 4: 6 campaigns, 0 duplicates", async () => {
@@ -354,10 +304,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		const result = await run('dpNowTries');
 		expect(result.status).toBe('success');
 		expect(fates(result.output(LBA))).toEqual(['skipped:created', 'skipped:created', 'skipped:created', 'created', 'created', 'created']);
-		const campaigns = await journal('tries');
-		expect(campaigns).toHaveLength(6);
-		expect(duplicates(campaigns)).toBe(0);
-		figures.push({ scenario: '$now dates, Retry On Fail (2 tries), 503 at item 4', executions: 1, items: 6, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+		await expectSixOnce('tries', { scenario: '$now dates, Retry On Fail (2 tries), 503 at item 4', executions: 1, items: 6 });
 	});
 
 	test('Resend on, a 503 at item 4, then Retry: each item resent once (6), not 9', async () => {
@@ -367,10 +314,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		const retried = await retry(failed.executionId);
 		expect(retried.status).toBe('success');
 		expect(fates(retried.output(LBA))).toEqual(['skipped:created', 'skipped:created', 'skipped:created', 'created', 'created', 'created']);
-		const campaigns = await journal('resend');
-		expect(campaigns).toHaveLength(6);
-		expect(duplicates(campaigns)).toBe(0);
-		figures.push({ scenario: 'Resend on: 503 at item 4, then Retry', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
+		await expectSixOnce('resend', { scenario: 'Resend on: 503 at item 4, then Retry', executions: 2, items: 12 });
 	});
 
 	test('the same campaign with its dates in UTC is not sent again', async () => {

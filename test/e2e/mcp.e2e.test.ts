@@ -138,6 +138,19 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 		expect(await journal()).toEqual(['Bandung weekend promo (MCP)']);
 	});
 
+	test('MCP client repeating a call: the answer of the first is lost (502 after the service created it), the repeat sends nothing', async () => {
+		const name = 'Bandung repeat (MCP)';
+		await fetch(`${setup.sandbox.url}/_sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ method: 'POST', path: '/lba/campaign', when: 'after', status: 502, times: 1 }),
+		});
+		expect(errorOf(await call('create_campaign', campaign({ name })))).toMatch(/HTTP 502\); the campaign may have been created, so do not send it again/);
+		const [again] = itemsOf(await call('create_campaign', campaign({ name })));
+		expect(again).toMatchObject({ skipped: true, earlierOutcome: 'unknown' });
+		expect((await journal()).filter((each) => each === name)).toHaveLength(1);
+	});
+
 	test('a campaign over the spending limit: the whole error reaches the client, nothing is sent', async () => {
 		const result = await call('create_campaign', campaign({ name: 'Too big (MCP)' }, { smsQty: 50_000 }));
 		expect(errorOf(result)).toBe(

@@ -25,34 +25,25 @@ function exampleFor([key, latitude, longitude]: [string, number, number]) {
 	return workflow;
 }
 
-const PICKER = {
-	id: 'lbaLocationPicker',
-	name: 'Location ID picker',
-	nodes: [
-		{ id: 'lp-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'lp-lba',
-			name: 'Campaign',
-			type: 'n8n-nodes-lba-ads.lbaAds',
-			typeVersion: 1,
-			position: [240, 0],
-			parameters: {
-				resource: 'campaign',
-				operation: 'create',
+const PICKER = e2e.workflow(
+	'lbaLocationPicker',
+	'Location ID picker',
+	[
+		e2e.manualTrigger('lp-start'),
+		e2e.lbaNode(
+			'lp-lba',
+			'Campaign',
+			e2e.createCampaignParameters({
 				name: 'Picker',
 				campaignDescription: 'Picker',
-				categoryId: 10,
-				channelsInput: 'fields',
 				channels: {
 					channel: [{ sender: 'LBADEMO', locationId: { __rl: true, mode: 'list', value: '' }, smsQty: 10, message: 'Hi', startDate: '2026-12-05T09:00:00', endDate: '2026-12-06T09:00:00', telcoId: 'tsel' }],
 				},
-			},
-			credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
-		},
+			}),
+		),
 	],
-	connections: { Start: { main: [[{ node: 'Campaign', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+	e2e.chain('Start', 'Campaign'),
+);
 
 e2e.describeE2E(`targeting the geocoded place in real n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;

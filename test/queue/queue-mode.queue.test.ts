@@ -53,6 +53,13 @@ const oauthWorkflow = {
 
 /** Webhook {prefix, count} -> Code -> LBA Ads Create, five requests at a time, duplicate protection on. */
 const campaignsWorkflow = sharedCampaignsWorkflow({ id: 'queueCreateCampaigns', webhookPath: 'create-campaigns' });
+/** The same with `$now` dates: a Retry evaluates them again, later. */
+const nowCampaignsWorkflow = (() => {
+	const shaped = sharedCampaignsWorkflow({ id: 'queueRetryNow', webhookPath: 'retry-now', name: 'Queue mode: Retry with $now dates' });
+	const lba = shaped.nodes.find((node: Json) => node.type === e2e.LBA_NODE_TYPE);
+	lba.parameters.channels.channel[0] = { ...lba.parameters.channels.channel[0], ...e2e.NOW_DATES };
+	return shaped;
+})();
 
 /** Campaign ids and idempotency keys differ between two services and runs; all else must match. */
 function comparable(value: unknown): unknown {
@@ -147,7 +154,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			startQueueN8n('mode', {
 				workers: 2,
 				concurrency: 5,
-				workflows: [...exampleCopies, oauthWorkflow, campaignsWorkflow],
+				workflows: [...exampleCopies, oauthWorkflow, campaignsWorkflow, nowCampaignsWorkflow],
 				credentials: oauthCredential,
 				sandbox: { tokenTtlSeconds: TOKEN_TTL_SECONDS },
 				// A dead worker's job lock expires after 20 s instead of 60 s (checked every 10 s instead of 30 s).
@@ -156,7 +163,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			e2e.startLbaN8n('queue-baseline', { workflows: exampleCopies }),
 		]);
 		await Promise.all([
-			activate(queue, [...exampleCopies.map((w) => w.id), oauthWorkflow.id, campaignsWorkflow.id], ['example-geocodeToCampaign', 'oauth2-products', 'create-campaigns']),
+			activate(queue, [...exampleCopies.map((w) => w.id), oauthWorkflow.id, campaignsWorkflow.id, nowCampaignsWorkflow.id], ['example-geocodeToCampaign', 'oauth2-products', 'create-campaigns', 'retry-now']),
 			activate(regular, exampleCopies.map((w) => w.id), ['example-geocodeToCampaign']),
 		]);
 	}, 10 * 60 * 1000);
@@ -326,6 +333,30 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			].join('\n'),
 		);
 	});
+	test('queue mode (Retry on a worker): a 503 at item 4 with $now dates, then Retry: what the failed execution created is held back, each campaign once', async () => {
+		await fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const answer = await callWebhook(queue.main, 'retry-now', { prefix: 'retried', count: 6 });
+		expect(answer.status).toBeGreaterThanOrEqual(500);
+		const failed = await latestExecution(queue.rest, nowCampaignsWorkflow.id);
+		await queue.rest.waitForExecution(failed.id);
+		const createdByFailed = (await journal('retried')).map((campaign) => campaign.request.name);
+		expect(createdByFailed.length).toBeGreaterThan(0);
+		await new Promise((resolve) => setTimeout(resolve, 1100)); // dates go out to the second: $now gives other ones now
+		await queue.rest.call('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
+		const retried = await latestExecution(queue.rest, nowCampaignsWorkflow.id);
+		expect(Number(retried.id)).toBeGreaterThan(Number(failed.id));
+		await queue.rest.waitForExecution(retried.id, { timeoutMs: 120_000 });
+		const items = (await queue.rest.getExecutionRun(retried.id)).output(CREATE);
+		items.forEach((item: Json, index: number) => {
+			if (createdByFailed.includes(`retried-${index + 1}`)) expect(item).toMatchObject({ skipped: true, earlierOutcome: 'created', reason: expect.stringMatching(/retries/) });
+			else expect(item.status).toBe('Published');
+		});
+		const campaigns = await journal('retried');
+		expect(campaigns).toHaveLength(6);
+		expect(duplicates(campaigns)).toBe(0);
+		figures.push(`## Retry on a worker ($now dates, 503 at item 4)\n\nexecution ${failed.id} on ${queue.workerOf(failed.id)} created ${createdByFailed.length}; its Retry ${retried.id} on ${queue.workerOf(retried.id)}; ${campaigns.length} campaigns, ${duplicates(campaigns)} twice.`);
+	});
+
 	test('ten different calls at once on two workers: every campaign request that left had its key in n8n\'s database (no claim lost to another worker\'s write)', async () => {
 		// Each call: 4 campaigns in one wave. The answers take 4 s, so all 40 requests are in flight at
 		// once and no run has settled (settling records the keys again, which would hide a lost claim).

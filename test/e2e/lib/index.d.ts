@@ -226,3 +226,51 @@ export interface RegistryProxy {
 }
 /** The HTTPS proxy that serves `registryUrl` as https://registry.npmjs.org and refuses every other host. */
 export declare function startRegistryProxy(registryUrl: string): Promise<RegistryProxy>;
+
+/** A workflow node as n8n stores it. */
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: number[];
+	parameters: Record<string, any>;
+	[setting: string]: any;
+}
+export interface WorkflowJson {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, any>;
+	settings: Record<string, any>;
+	pinData: Record<string, any>;
+}
+export declare const LBA_NODE_TYPE: string;
+export declare const FIXED_DATES: { startDate: string; endDate: string };
+/** `$now` dates: every evaluation, a Retry's too, gives later ones. */
+export declare const NOW_DATES: { startDate: string; endDate: string };
+export declare function channel(overrides?: Record<string, any>): Record<string, any>;
+/** Create Campaign: one campaign per item named `$json.name`, fixed dates, one request at a time. */
+export declare function createCampaignParameters(overrides?: Record<string, any>): Record<string, any>;
+export declare function node(id: string, name: string, type: string, typeVersion: number, parameters?: Record<string, any>, extra?: Record<string, any>): WorkflowNode;
+/** The LBA Ads node with the "LBA sandbox" credential. */
+export declare function lbaNode(id: string, name: string, parameters?: Record<string, any>, extra?: Record<string, any>): WorkflowNode;
+export declare function manualTrigger(id: string, name?: string): WorkflowNode;
+/** A Code node returning one item per element of `items`. */
+export declare function itemsNode(id: string, name: string, items: Array<Record<string, any>>): WorkflowNode;
+export declare function namedItems(prefix: string, count?: number): Array<{ name: string }>;
+export declare function chain(...names: string[]): Record<string, any>;
+export declare function connect(connections: Record<string, any>, from: string, to: string, output?: number): Record<string, any>;
+export declare function workflow(id: string, name: string, nodes: WorkflowNode[], connections: Record<string, any>, settings?: Record<string, any>): WorkflowJson;
+/** Start -> "Campaigns to send" (Code: `items`) -> the LBA node (`lbaName`, default "Create campaigns"). */
+export declare function campaignWorkflow(
+	id: string,
+	name: string,
+	items: Array<Record<string, any>>,
+	opts?: { lbaName?: string; lbaParameters?: Record<string, any>; lbaSettings?: Record<string, any> },
+): WorkflowJson;
+
+/** A Markdown table: `columns` are [heading, row => cell] pairs. */
+export declare function markdownTable<T>(columns: Array<[string, (row: T) => unknown]>, rows: T[]): string;
+/** Writes `# title` and `body` to artifacts/e2e/<name>.md (printed too with `print`); returns the path. */
+export declare function writeReport(name: string, title: string, body: string, opts?: { print?: boolean }): string;

@@ -10,4 +10,6 @@ module.exports = {
 	...require('./lba-n8n'),
 	...require('./describe'),
 	...require('./registry'),
+	...require('./workflows'),
+	...require('./report'),
 };

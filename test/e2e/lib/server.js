@@ -283,18 +283,19 @@ class N8nRest {
 	}
 
 	/**
-	 * POST /rest/workflows/:id/run with `{ triggerToStartFrom: { name } }`: what the editor's
-	 * "Execute workflow" button sends in 2.40 (the server loads the saved workflow itself).
+	 * POST /rest/workflows/:id/run with `{ workflowData, triggerToStartFrom: { name } }`: what the
+	 * editor's "Execute workflow" button sends (2.40 loads the saved workflow itself; 1.x runs `workflowData`).
 	 * `triggerName` defaults to the workflow's first trigger node. Returns `{ executionId }`.
 	 */
 	async runWorkflow(id, triggerName) {
+		const workflowData = await this.getWorkflow(id);
 		if (!triggerName) {
-			const wf = await this.getWorkflow(id);
-			const trigger = wf.nodes.find((n) => /trigger$/i.test(n.type)) || wf.nodes.find((n) => /\.start$/.test(n.type));
+			const trigger = workflowData.nodes.find((n) => /trigger$/i.test(n.type)) || workflowData.nodes.find((n) => /\.start$/.test(n.type));
 			if (!trigger) throw new Error(`workflow ${id} has no trigger node`);
 			triggerName = trigger.name;
 		}
-		const started = await this.call('POST', `/rest/workflows/${id}/run`, { triggerToStartFrom: { name: triggerName } });
+		// The saved workflow goes along, as the editor sends it: n8n 1.x runs it, 2.x loads it again itself.
+		const started = await this.call('POST', `/rest/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
 		if (!started || !started.executionId) throw new Error(`POST /rest/workflows/${id}/run answered without an executionId: ${JSON.stringify(started).slice(0, 300)}`);
 		return started;
 	}
