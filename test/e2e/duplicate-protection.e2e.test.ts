@@ -295,7 +295,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		expect(retried.status).toBe('success');
 		const items = retried.output(LBA);
 		expect(fates(items)).toEqual(['skipped:created', 'skipped:created', 'skipped:created', 'created', 'created', 'created']);
-		expect(items[0].reason).toBe('Created by the execution this one retries (or by an earlier try of this node); not sent again');
+		expect(items[0].reason).toBe('Created by the execution this one retries (or an earlier try of this node, or an earlier call of this sub-workflow in the same parent execution); not sent again');
 		await expectSixOnce('now', { scenario: '$now dates: 503 at item 4, then Retry', executions: 2, items: 12 });
 	});
 

@@ -3,15 +3,19 @@
 // replaced by this build (as n8n's community-package update does: same user folder, same
 // database, n8n restarted), and the same workflow run again sends nothing: the history is kept
 // and this build finds the earlier build's keys. The shape every later release is tested with:
-// move PREVIOUS_VERSION to the last release.
+// set PREVIOUS_VERSION to the last release's tag.
+//
+// 1.0.0 is the first release: no user holds keys of an earlier build, so until 1.0.1 this suite
+// runs only when asked (LBA_UPGRADE_FROM=<commit or tag>, e.g. 2479134, the last build before the
+// first release: 125 s here). From the second release on, .ci/run sets it to the last release's tag.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import * as e2e from './lib';
 
-/** The earlier build: the last commit before the first release (its keys are content:v2, as this one's). */
-const PREVIOUS_VERSION = '2479134';
+/** The earlier build (a commit or tag); unset, the suite is skipped (see the header). */
+const PREVIOUS_VERSION = process.env.LBA_UPGRADE_FROM ?? '';
 const LBA = 'Create campaigns';
 
 type Json = Record<string, any>;
@@ -32,7 +36,7 @@ function buildPreviousVersion(dir: string): string {
 	return source;
 }
 
-e2e.describeE2E(`an upgrade of the package in real n8n ${e2e.n8nVersion()}`, () => {
+(PREVIOUS_VERSION ? e2e.describeE2E : describe.skip)(`an upgrade of the package in real n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;
 
 	beforeAll(async () => {

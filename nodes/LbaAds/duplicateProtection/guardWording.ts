@@ -8,8 +8,8 @@ import type { Candidate } from './historyLookUp';
 
 export const REASONS = {
 	retry: {
-		created: 'Created by the execution this one retries (or by an earlier try of this node); not sent again',
-		unknown: 'May have been created by the execution this one retries (its answer was lost); not sent again',
+		created: 'Created by the execution this one retries (or an earlier try of this node, or an earlier call of this sub-workflow in the same parent execution); not sent again',
+		unknown: 'May have been created by the execution this one retries (or an earlier try or sub-workflow call of the same parent execution; its answer was lost); not sent again',
 	},
 	key: {
 		created: 'Created in an earlier run; not sent again',

@@ -47,7 +47,7 @@ describe('the same campaign, as the user means it', () => {
 		expect(errorOf(result)).toBeUndefined();
 		expect(result.items.map((item) => item.json.skipped ?? item.json.status)).toEqual([true, true, true, 'Published', 'Published', 'Published']);
 		// Held back by the retry key: the campaign's own key changed with $now.
-		expect(result.items[0].json.reason).toBe('Created by the execution this one retries (or by an earlier try of this node); not sent again');
+		expect(result.items[0].json.reason).toBe('Created by the execution this one retries (or an earlier try of this node, or an earlier call of this sub-workflow in the same parent execution); not sent again');
 		const journal = await campaigns(context);
 		expect(journal).toHaveLength(6);
 		expect([...countsByName(journal).values()].every((count) => count === 1)).toBe(true);
