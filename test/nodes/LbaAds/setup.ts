@@ -52,20 +52,6 @@ export function useSandbox(options: Record<string, unknown> = {}): Context {
 }
 
 /**
- * n8n's history of sent campaigns (the harness's store) emptied before each test, and a workflow
- * id of its own for each test (`<prefix>-1`, `<prefix>-2`, …): read `history.workflowId` in the test.
- */
-export function useFreshHistory(prefix: string) {
-	const history = { store: harnessDeduplicator(), workflowId: '' };
-	let counter = 0;
-	beforeEach(() => {
-		history.store.reset();
-		history.workflowId = `${prefix}-${++counter}`;
-	});
-	return history;
-}
-
-/**
  * A call to the sandbox's control API, on a connection of its own: the sandbox runs in this
  * process, so a long run blocks its keep-alive timer too, and a kept-alive connection would be
  * reused at the moment the sandbox closes it (ECONNRESET).

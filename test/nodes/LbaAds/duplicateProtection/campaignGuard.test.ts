@@ -6,22 +6,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { errorOf, harnessDeduplicator, InMemoryDeduplicator } from '../../../harness';
-import { campaigns, channel, createParameters, fault, requests, runNode, useSandbox } from '../setup';
+import { errorOf, InMemoryDeduplicator } from '../../../harness';
+import { campaigns, channel, createParameters, fault, requests, runNode, useHistory, useSandbox } from '../setup';
 
 const context = useSandbox();
 // The node as n8n loads it (dist/): its lock's timings, shortened by some tests.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { lockTiming } = require('../../../../dist/nodes/LbaAds/duplicateProtection/historyLock') as { lockTiming: Record<string, number> };
-const store = harnessDeduplicator();
-let workflowCounter = 0;
-let workflowId = '';
-
-beforeEach(() => {
-	store.reset();
-	store.rmwDelayMs = 0;
-	workflowId = `dedup-${++workflowCounter}`;
-});
+const history = useHistory('dedup');
+const { store } = history;
 
 /** Six campaigns that differ by name, fed by pinned items ({{ $json.name }}). */
 const six = Array.from({ length: 6 }, (_, index) => ({ name: `promo-${index + 1}` }));
@@ -29,7 +22,7 @@ const byName = createParameters({ name: '={{ $json.name }}' });
 const oneAtATime = (parameters: IDataObject) => ({ ...parameters, options: { concurrency: 1 } });
 
 /** The node's history. */
-const campaignEntries = () => store.entries(workflowId, 'lba');
+const campaignEntries = () => store.entries(history.workflowId, 'lba');
 
 function namesIn(journal: Array<{ request: IDataObject }>) {
 	return journal.map((entry) => String(entry.request.name));
@@ -42,13 +35,13 @@ function duplicatesIn(journal: Array<{ request: IDataObject }>) {
 
 describe('Campaign > Create: never the same campaign twice across executions', () => {
 	it('a second run of the same workflow sends nothing and says each campaign was created before', async () => {
-		const first = await runNode(context, byName, six, { workflowId });
+		const first = await runNode(context, byName, six, { workflowId: history.workflowId });
 		expect(errorOf(first)).toBeUndefined();
 		const keys = first.items.map((item) => item.json.idempotencyKey);
 		expect(keys.every((key) => typeof key === 'string' && /^content:v2:[0-9a-f]{64}$/.test(key as string))).toBe(true);
 		expect(new Set(keys).size).toBe(6);
 
-		const second = await runNode(context, byName, six, { workflowId });
+		const second = await runNode(context, byName, six, { workflowId: history.workflowId });
 		expect(errorOf(second)).toBeUndefined();
 		expect(second.items.map((item) => item.json)).toEqual(
 			keys.map((key) => expect.objectContaining({ skipped: true, earlierOutcome: 'created', idempotencyKey: key, reason: 'Created in an earlier run; not sent again' })),
@@ -60,12 +53,12 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 
 	it('Retry after a 503 at item 4: items 1-3 reported as created, 4-6 created once, 0 duplicates', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
-		const failed = await runNode(context, oneAtATime(byName), six, { workflowId });
+		const failed = await runNode(context, oneAtATime(byName), six, { workflowId: history.workflowId });
 		expect(errorOf(failed)?.message).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 503); the campaign was not created');
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
 
 		// n8n's Retry re-runs the node with all its input items.
-		const retry = await runNode(context, oneAtATime(byName), six, { workflowId });
+		const retry = await runNode(context, oneAtATime(byName), six, { workflowId: history.workflowId });
 		expect(errorOf(retry)).toBeUndefined();
 		expect(retry.items.map((item) => (item.json.skipped ? `skipped:${String(item.json.earlierOutcome)}` : 'created'))).toEqual([
 			'skipped:created',
@@ -82,14 +75,14 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 
 	it('an answer lost after the service created the campaign (502): the key is kept, a re-run does not resend, Resend does', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
-		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId, node: { onError: 'continueRegularOutput' } });
+		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[1].json.error).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 502); the campaign may have been created, so do not send it again');
 		expect(String(failed.items[1].json.description)).toMatch(
 			/may already have created the campaign.*Duplicate protection kept this campaign's keys, so a Retry or re-run will not send it again.*Forget Sent and Idempotency Key: retry:v1:[0-9a-f]{64} content:v2:[0-9a-f]{64}$/s,
 		);
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
 
-		const rerun = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId });
+		const rerun = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId: history.workflowId });
 		expect(rerun.items[1].json).toMatchObject({
 			skipped: true,
 			earlierOutcome: 'unknown',
@@ -102,13 +95,13 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 			context,
 			{ ...oneAtATime(byName), options: { concurrency: 1, resend: '={{ $json.name === "promo-2" }}' } },
 			six.slice(0, 3),
-			{ workflowId },
+			{ workflowId: history.workflowId },
 		);
 		expect(resend.items.map((item) => Boolean(item.json.skipped))).toEqual([true, false, true]);
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3', 'promo-2']);
 
 		// After the resend succeeded, the campaign counts as created.
-		const again = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId });
+		const again = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId: history.workflowId });
 		expect(again.items.map((item) => item.json.earlierOutcome)).toEqual(['created', 'created', 'created']);
 	});
 
@@ -119,22 +112,22 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		['a 503', { status: 503 }],
 	])('%s proves nothing was created: the key is released and a re-run sends it', async (_label, spec) => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', times: 1, ...spec } as IDataObject);
-		const failed = await runNode(context, byName, six.slice(0, 1), { workflowId, node: { onError: 'continueRegularOutput' } });
+		const failed = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(typeof failed.items[0].json.error).toBe('string');
 		expect(String(failed.items[0].json.description)).not.toMatch(/kept this campaign's keys/);
 		expect(campaignEntries()).toEqual([]);
 
-		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId });
+		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId });
 		expect(rerun.items[0].json).toMatchObject({ success: true, status: 'Published' });
 		expect(await campaigns(context)).toHaveLength(1);
 	});
 
 	it('a connection refused before sending releases the key', async () => {
 		const closed = { lbaAdsApi: { baseUrl: 'http://127.0.0.1:9', accessToken: context.token } };
-		const failed = await runNode(context, byName, six.slice(0, 2), { workflowId, credentials: closed, node: { onError: 'continueRegularOutput' } });
+		const failed = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId, credentials: closed, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items.map((item) => item.json.error)).toEqual([expect.stringMatching(/^Could not reach/), expect.stringMatching(/^Could not reach/)]);
 		expect(campaignEntries()).toEqual([]);
-		const rerun = await runNode(context, byName, six.slice(0, 2), { workflowId });
+		const rerun = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(rerun.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 	});
 
@@ -142,36 +135,36 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const oauth = (clientSecret: string) => ({ lbaAdsOAuth2Api: { baseUrl: context.sandbox.url, clientId: context.sandbox.clientId, clientSecret } });
 		const node = { credentials: { lbaAdsOAuth2Api: { id: 'cred-2', name: 'LBA OAuth2' } } } as never;
 		const parameters = { ...byName, authentication: 'oAuth2' };
-		const refused = await runNode(context, parameters, six.slice(0, 1), { workflowId, node, credentials: oauth('not-the-secret') });
+		const refused = await runNode(context, parameters, six.slice(0, 1), { workflowId: history.workflowId, node, credentials: oauth('not-the-secret') });
 		expect(errorOf(refused)?.message).toMatch(/^The LBA service refused the OAuth2 client credentials/);
 		expect(campaignEntries()).toEqual([]);
-		const rerun = await runNode(context, parameters, six.slice(0, 1), { workflowId, node, credentials: oauth(context.sandbox.clientSecret) });
+		const rerun = await runNode(context, parameters, six.slice(0, 1), { workflowId: history.workflowId, node, credentials: oauth(context.sandbox.clientSecret) });
 		expect(rerun.items[0].json.status).toBe('Published');
 	});
 
 	it('a timeout keeps the key: the campaign the slow service still created is not sent again', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 800, times: 1 });
-		const failed = await runNode(context, { ...byName, options: { timeoutMs: 200 } }, six.slice(0, 1), { workflowId, node: { onError: 'continueRegularOutput' } });
+		const failed = await runNode(context, { ...byName, options: { timeoutMs: 200 } }, six.slice(0, 1), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[0].json.error).toMatch(/did not answer POST \/lba\/campaign within 200 ms/);
 		for (let waited = 0; (await campaigns(context)).length === 0 && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId });
+		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId });
 		expect(rerun.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'unknown' });
 		expect(await campaigns(context)).toHaveLength(1);
 	});
 
 	it('items stopped by an earlier failure (no continue on fail) were never sent: their keys are released', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 500, skip: 1, times: 1 });
-		const failed = await runNode(context, oneAtATime(byName), six, { workflowId });
+		const failed = await runNode(context, oneAtATime(byName), six, { workflowId: history.workflowId });
 		expect(errorOf(failed)).toBeDefined();
 		// promo-1 created and promo-2 unknown keep their keys and retry keys (4) and promo-1 its two "created" marks (2).
-		expect(store.entries(workflowId, 'lba')).toHaveLength(6);
-		const retry = await runNode(context, oneAtATime(byName), six, { workflowId });
+		expect(store.entries(history.workflowId, 'lba')).toHaveLength(6);
+		const retry = await runNode(context, oneAtATime(byName), six, { workflowId: history.workflowId });
 		expect(retry.items.map((item) => item.json.earlierOutcome ?? 'sent')).toEqual(['created', 'unknown', 'sent', 'sent', 'sent', 'sent']);
 		expect(duplicatesIn(await campaigns(context))).toBe(0);
 	});
 
 	it('the same campaign twice in one run is sent once; the second item says which item was sent', async () => {
-		const result = await runNode(context, byName, [{ name: 'a' }, { name: 'b' }, { name: 'a' }], { workflowId });
+		const result = await runNode(context, byName, [{ name: 'a' }, { name: 'b' }, { name: 'a' }], { workflowId: history.workflowId });
 		expect(result.items[2].json).toMatchObject({ skipped: true, earlierOutcome: 'sameRun', idempotencyKey: result.items[0].json.idempotencyKey });
 		expect(result.items[2].json.reason).toMatch(/^Same campaign as item 0 of this run/);
 		expect(namesIn(await campaigns(context))).toEqual(['a', 'b']);
@@ -179,8 +172,8 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 
 	it('a repeat of an item held back from an earlier run is held back with it, with the same reason', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, times: 1 });
-		await runNode(context, byName, [{ name: 'a' }], { workflowId, node: { onError: 'continueRegularOutput' } });
-		const rerun = await runNode(context, byName, [{ name: 'a' }, { name: 'a' }], { workflowId });
+		await runNode(context, byName, [{ name: 'a' }], { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
+		const rerun = await runNode(context, byName, [{ name: 'a' }, { name: 'a' }], { workflowId: history.workflowId });
 		expect(rerun.items.map((item) => [item.json.earlierOutcome, item.json.sameAsItem])).toEqual([
 			['unknown', undefined],
 			['unknown', 0],
@@ -190,28 +183,28 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 
 	it('the key is the body as sent: a date written differently but meaning the same instant is the same campaign', async () => {
 		const dates = createParameters({}, [channel({ startDate: '={{ $json.start }}' })]);
-		await runNode(context, dates, [{ start: '2026-12-01T09:00:00+07:00' }], { workflowId, timezone: 'Asia/Jakarta' });
-		const second = await runNode(context, dates, [{ start: '2026-12-01T09:00:00' }, { start: '2026-12-01T10:00:00' }], { workflowId, timezone: 'Asia/Jakarta' });
+		await runNode(context, dates, [{ start: '2026-12-01T09:00:00+07:00' }], { workflowId: history.workflowId, timezone: 'Asia/Jakarta' });
+		const second = await runNode(context, dates, [{ start: '2026-12-01T09:00:00' }, { start: '2026-12-01T10:00:00' }], { workflowId: history.workflowId, timezone: 'Asia/Jakarta' });
 		expect(second.items.map((item) => Boolean(item.json.skipped))).toEqual([true, false]);
 		expect(await campaigns(context)).toHaveLength(2);
 	});
 
 	it('Custom Key: one campaign per key whatever its content; an empty key fails the item before anything is sent', async () => {
 		const parameters = { ...byName, duplicateProtection: 'customKey', idempotencyKey: '={{ $json.orderId }}' };
-		const first = await runNode(context, parameters, [{ name: 'x', orderId: 'A-17' }, { name: 'y', orderId: 'A-18' }], { workflowId });
+		const first = await runNode(context, parameters, [{ name: 'x', orderId: 'A-17' }, { name: 'y', orderId: 'A-18' }], { workflowId: history.workflowId });
 		expect(first.items.map((item) => item.json.idempotencyKey)).toEqual([`custom:v2:${context.sandbox.url} A-17`, `custom:v2:${context.sandbox.url} A-18`]);
-		const second = await runNode(context, parameters, [{ name: 'changed text', orderId: 'A-17' }], { workflowId });
+		const second = await runNode(context, parameters, [{ name: 'changed text', orderId: 'A-17' }], { workflowId: history.workflowId });
 		expect(second.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: `custom:v2:${context.sandbox.url} A-17` });
 
-		const empty = await runNode(context, parameters, [{ name: 'z', orderId: 'A-19' }, { name: 'w', orderId: '  ' }], { workflowId });
+		const empty = await runNode(context, parameters, [{ name: 'z', orderId: 'A-19' }, { name: 'w', orderId: '  ' }], { workflowId: history.workflowId });
 		expect(errorOf(empty)).toMatchObject({ message: 'Idempotency Key is empty' });
 		expect(namesIn(await campaigns(context))).toEqual(['x', 'y']);
 	});
 
 	it('Off: every run sends, and the store is not touched', async () => {
 		const parameters = { ...byName, duplicateProtection: 'off' };
-		await runNode(context, parameters, six.slice(0, 2), { workflowId });
-		const second = await runNode(context, parameters, six.slice(0, 2), { workflowId });
+		await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
+		const second = await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(second.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 		expect(second.items[0].json.idempotencyKey).toBeUndefined();
 		expect(await campaigns(context)).toHaveLength(4);
@@ -220,37 +213,37 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 
 	it('store calls are batched per wave of 4 x concurrency items: one history call to claim and one to settle, each under one take and release of the lock', async () => {
 		const many = Array.from({ length: 40 }, (_, index) => ({ name: `batch-${index}` }));
-		await runNode(context, { ...byName, options: { concurrency: 10 } }, many, { workflowId });
+		await runNode(context, { ...byName, options: { concurrency: 10 } }, many, { workflowId: history.workflowId });
 		// One wave: the lock taken twice (claim, settle). Each take is an insert, each write after the first is
 		// preceded by a check that the row is still there, and a final check precedes the release:
 		// claim = 2 calls on the workflow's row (one history write), settle = 3 (two history writes).
 		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 5, clearAllProcessedItems: 2 });
 		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 5 + 2, removeProcessed: 1 });
 		// Per campaign its key, its retry key and their "created" marks.
-		expect(store.entries(workflowId, 'lba')).toHaveLength(160);
+		expect(store.entries(history.workflowId, 'lba')).toHaveLength(160);
 		store.reset();
-		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
+		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${history.workflowId}-b` });
 		// Two waves: twice as many calls, whatever the number of items.
 		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 10, clearAllProcessedItems: 4 });
 		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 10 + 4, removeProcessed: 2 });
-		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${workflowId}-b` });
+		await runNode(context, { ...byName, options: { concurrency: 5 } }, many, { workflowId: `${history.workflowId}-b` });
 		// The re-run's two waves each take the lock once, claim, ask for the "created" marks and take out the retry
 		// keys and "sending" marks the claim recorded for campaigns it does not send (a check before each of those
 		// two writes, and a final one): 4 calls on the workflow's row and 2 + 1 on the history per wave; nothing to settle.
 		expect(store.workflowRowCalls).toEqual({ checkProcessedAndRecord: 10 + 8, clearAllProcessedItems: 6 });
 		expect(store.calls).toMatchObject({ checkProcessedAndRecord: 14 + 8 + 4, removeProcessed: 4 });
-		expect(store.entries(`${workflowId}-b`, 'lba')).toHaveLength(160);
+		expect(store.entries(`${history.workflowId}-b`, 'lba')).toHaveLength(160);
 		// The lock row is gone between runs.
-		expect(store.rows.has(`${workflowId}-b|`)).toBe(false);
+		expect(store.rows.has(`${history.workflowId}-b|`)).toBe(false);
 	});
 
 	it('only the wave in flight is claimed: if n8n died now, a Retry would send every later item', async () => {
 		// Concurrency 1: waves of 4. Item 5 (the 2nd of wave 2) answers slowly; look at the store meanwhile.
 		const twelve = Array.from({ length: 12 }, (_, index) => ({ name: `wave-${index}` }));
 		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 800, skip: 5, times: 1 });
-		const running = runNode(context, oneAtATime(byName), twelve, { workflowId });
+		const running = runNode(context, oneAtATime(byName), twelve, { workflowId: history.workflowId });
 		await new Promise((resolve) => setTimeout(resolve, 400));
-		const midRun = new Set(store.entries(workflowId, 'lba'));
+		const midRun = new Set(store.entries(history.workflowId, 'lba'));
 		const result = await running;
 		expect(result.items.every((item) => item.json.status === 'Published')).toBe(true);
 
@@ -258,7 +251,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const inStore = (value: string) => midRun.has(InMemoryDeduplicator.hash(value));
 		expect(keys.map((key) => inStore(key))).toEqual([...Array(8).fill(true), ...Array(4).fill(false)]);
 		expect(keys.map((key) => inStore(`created:${key}`))).toEqual([...Array(4).fill(true), ...Array(8).fill(false)]);
-		expect(store.entries(workflowId, 'lba')).toHaveLength(12 * 4);
+		expect(store.entries(history.workflowId, 'lba')).toHaveLength(12 * 4);
 	});
 });
 
@@ -266,7 +259,7 @@ describe('concurrent executions of one workflow (one n8n process)', () => {
 	/** Executions started at the same time, with the store's read-write gap widened to 5 ms. */
 	async function concurrently(runs: Array<Array<{ name: string }>>) {
 		store.rmwDelayMs = 5;
-		return await Promise.all(runs.map((items) => runNode(context, { ...byName, options: { concurrency: 8 } }, items, { workflowId })));
+		return await Promise.all(runs.map((items) => runNode(context, { ...byName, options: { concurrency: 8 } }, items, { workflowId: history.workflowId })));
 	}
 
 	it('two executions with the same six campaigns at once: each campaign created once', async () => {
@@ -285,7 +278,7 @@ describe('concurrent executions of one workflow (one n8n process)', () => {
 		expect(duplicatesIn(journal)).toBe(0);
 		expect(journal).toHaveLength(30);
 		// Every created campaign's key and mark is in the store.
-		const entries = new Set(store.entries(workflowId, 'lba'));
+		const entries = new Set(store.entries(history.workflowId, 'lba'));
 		expect(entries.size).toBe(30 * 4);
 	});
 
@@ -301,7 +294,7 @@ describe('concurrent executions of one workflow (one n8n process)', () => {
 });
 
 describe('another n8n process (a queue-mode worker) holding the history lock', () => {
-	const lockRow = () => `${workflowId}|`;
+	const lockRow = () => `${history.workflowId}|`;
 	const HELD = Number.MIN_SAFE_INTEGER;
 	let timing: Record<string, number>;
 	beforeEach(() => {
@@ -313,11 +306,11 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 	it('a run waits while another process holds the lock, and sends once it is released', async () => {
 		store.rows.set(lockRow(), { mode: 'latestIncrementalKey', data: HELD });
 		Object.assign(lockTiming, { leaseMs: 60_000 });
-		const running = runNode(context, byName, six.slice(0, 2), { workflowId });
+		const running = runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId });
 		await new Promise((resolve) => setTimeout(resolve, 250));
 		expect(await campaigns(context)).toHaveLength(0);
-		expect(store.entries(workflowId, 'lba')).toHaveLength(0);
-		await store.clearAllProcessedItems('workflow', { workflow: { id: workflowId } } as never);
+		expect(store.entries(history.workflowId, 'lba')).toHaveLength(0);
+		await store.clearAllProcessedItems('workflow', { workflow: { id: history.workflowId } } as never);
 		const result = await running;
 		expect(result.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 		expect(await campaigns(context)).toHaveLength(2);
@@ -326,7 +319,7 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 	it('a lock left by a process killed while it held it is broken after the lease, and the run sends', async () => {
 		store.rows.set(lockRow(), { mode: 'latestIncrementalKey', data: HELD });
 		const started = Date.now();
-		const result = await runNode(context, byName, six.slice(0, 2), { workflowId });
+		const result = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(result.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 		// Broken after the lease: 600 ms of failing.
 		expect(Date.now() - started).toBeGreaterThanOrEqual(600);
@@ -334,10 +327,10 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 	});
 
 	it("a Remove Duplicates node with Scope Workflow keeps the workflow's row: a clear error, nothing sent, its row untouched", async () => {
-		const contextData = { workflow: { id: workflowId }, node: { id: 'remove-duplicates' } } as never;
+		const contextData = { workflow: { id: history.workflowId }, node: { id: 'remove-duplicates' } } as never;
 		await store.checkProcessedAndRecord(['order-1', 'order-2'], 'workflow', contextData, { mode: 'entries' });
 		const before = JSON.stringify(store.rows.get(lockRow()));
-		const result = await runNode(context, byName, six.slice(0, 2), { workflowId });
+		const result = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(errorOf(result)?.message).toBe(
 			"Duplicate protection cannot take its lock: another node of this workflow keeps its history in the workflow's shared row (a Remove Duplicates node with Scope set to Workflow)",
 		);
@@ -348,7 +341,7 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 
 	it('the same with its "value is higher" mode: taken for a held lock at first, then found to be foreign, never broken', async () => {
 		store.rows.set(lockRow(), { mode: 'latestIncrementalKey', data: 42 });
-		const result = await runNode(context, byName, six.slice(0, 1), { workflowId });
+		const result = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId });
 		expect(errorOf(result)?.message).toMatch(/^Duplicate protection cannot take its lock/);
 		expect(await campaigns(context)).toHaveLength(0);
 		expect(store.rows.get(lockRow())).toEqual({ mode: 'latestIncrementalKey', data: 42 });
@@ -357,7 +350,7 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 	it('a holder whose store call stalls past its hold limit stops without sending, and says why', async () => {
 		Object.assign(lockTiming, { holdLimitMs: 100 });
 		store.rmwDelayMs = 150;
-		const result = await runNode(context, byName, six.slice(0, 2), { workflowId });
+		const result = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId });
 		store.rmwDelayMs = 0;
 		expect(errorOf(result)?.message).toMatch(/^Duplicate protection held its lock on n8n's history for 0\.\d s, more than the 0\.1 s it allows itself/);
 		expect(errorOf(result)?.description).toMatch(/^Nothing was sent\./);
@@ -371,11 +364,11 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 		Object.assign(lockTiming, { holdLimitMs: 100 });
 		let answer = () => {};
 		store.nodeRowsBlockedUntil = new Promise<void>((resolve) => (answer = resolve));
-		const stuck = await runNode(context, byName, six.slice(0, 2), { workflowId });
+		const stuck = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(errorOf(stuck)?.message).toMatch(/^Duplicate protection held its lock on n8n's history for 0\.\d s, more than the 0\.1 s it allows itself/);
 		// The database answers nothing yet; the next run of the workflow, in the same process, breaks the left lock and sends.
 		store.nodeRowsBlockedUntil = undefined;
-		const next = await runNode(context, byName, six.slice(2, 4), { workflowId });
+		const next = await runNode(context, byName, six.slice(2, 4), { workflowId: history.workflowId });
 		expect(next.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
 		expect(namesIn(await campaigns(context))).toEqual(['promo-3', 'promo-4']);
 		answer();

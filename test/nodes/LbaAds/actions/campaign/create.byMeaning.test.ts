@@ -5,10 +5,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { errorOf } from '../../../../harness';
-import { campaigns, channel, createParameters, runNode, useFreshHistory, useSandbox } from '../../setup';
+import { campaigns, channel, createParameters, runNode, useHistory, useSandbox } from '../../setup';
 
 const context = useSandbox();
-const history = useFreshHistory('meaning');
+const history = useHistory('meaning');
 
 const CAFE = 'Promo spesial di café! Diskon 50% untuk pelanggan setia.';
 const withDates = (overrides: IDataObject) => channel({ startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-07T21:00:00+07:00', ...overrides });

@@ -5,17 +5,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { errorOf, harnessDeduplicator } from '../../../../harness';
-import { campaigns, channel, createParameters, requests, runNode, useSandbox } from '../../setup';
+import { errorOf } from '../../../../harness';
+import { campaigns, channel, createParameters, requests, runNode, useHistory, useSandbox } from '../../setup';
 
 const context = useSandbox();
-const store = harnessDeduplicator();
-let counter = 0;
-let workflowId = '';
-beforeEach(() => {
-	store.reset();
-	workflowId = `dry-${++counter}`;
-});
+const history = useHistory('dry');
+const { store } = history;
 
 const CURLY = 'Diskon “spesial” 20% hari ini di Warung Kita, Bandung. Tunjukkan SMS ini!';
 const withDryRun = (parameters: IDataObject, dryRun = true) => ({ ...parameters, options: { ...(parameters.options as IDataObject), dryRun } });
@@ -23,14 +18,14 @@ const withDryRun = (parameters: IDataObject, dryRun = true) => ({ ...parameters,
 describe('Campaign > Create: dry run', () => {
 	it('shows the exact request a real send makes, sends nothing and records nothing; the real send then goes out', async () => {
 		const parameters = createParameters({}, [channel(), channel({ telcoId: 'xl', message: CURLY, startDate: '2026-12-01T09:00:00+07:00' })]);
-		const dry = await runNode(context, withDryRun(parameters), [{}], { workflowId, timezone: 'Asia/Jakarta' });
+		const dry = await runNode(context, withDryRun(parameters), [{}], { workflowId: history.workflowId, timezone: 'Asia/Jakarta' });
 		expect(errorOf(dry)).toBeUndefined();
 		const preview = dry.items[0].json;
 		expect(preview).toMatchObject({ dryRun: true, sent: false, request: { method: 'POST', path: '/lba/campaign' } });
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
-		expect(store.entries(workflowId, 'lba')).toEqual([]);
+		expect(store.entries(history.workflowId, 'lba')).toEqual([]);
 
-		const real = await runNode(context, parameters, [{}], { workflowId, timezone: 'Asia/Jakarta' });
+		const real = await runNode(context, parameters, [{}], { workflowId: history.workflowId, timezone: 'Asia/Jakarta' });
 		expect(real.items[0].json).toMatchObject({ status: 'Published' });
 		const [sent] = await requests(context, { method: 'POST', path: '/lba/campaign' });
 		// The preview is the body the real run sent, byte for byte once parsed.
@@ -40,7 +35,7 @@ describe('Campaign > Create: dry run', () => {
 
 	it('counts SMS per recipient and warns of UCS-2, long messages and dates without an offset', async () => {
 		const parameters = createParameters({}, [channel({ message: 'Promo hari ini!' }), channel({ message: CURLY })]);
-		const dry = await runNode(context, withDryRun(parameters), [{}], { workflowId, timezone: 'Asia/Jakarta' });
+		const dry = await runNode(context, withDryRun(parameters), [{}], { workflowId: history.workflowId, timezone: 'Asia/Jakarta' });
 		const preview = dry.items[0].json;
 		expect(preview.smsPerRecipient).toEqual([
 			{ channel: 1, encoding: 'GSM-7', units: 15, segments: 1 },
@@ -53,13 +48,13 @@ describe('Campaign > Create: dry run', () => {
 	});
 
 	it('a bad campaign fails as a real send would, and nothing is sent', async () => {
-		const dry = await runNode(context, withDryRun(createParameters({}, [channel({ smsQty: 0 })])), [{}], { workflowId });
+		const dry = await runNode(context, withDryRun(createParameters({}, [channel({ smsQty: 0 })])), [{}], { workflowId: history.workflowId });
 		expect(errorOf(dry)?.message).toBe('Invalid campaign, nothing was sent: channels[0].smsQty must be at least 1');
 		expect(await requests(context)).toHaveLength(0);
 	});
 
 	it('a real send also says how many SMS each recipient gets, counted on the text sent', async () => {
-		const result = await runNode(context, createParameters({}, [channel({ message: '€'.repeat(81) })]), [{}], { workflowId });
+		const result = await runNode(context, createParameters({}, [channel({ message: '€'.repeat(81) })]), [{}], { workflowId: history.workflowId });
 		expect(result.items[0].json.smsPerRecipient).toEqual([{ channel: 1, encoding: 'GSM-7', units: 162, segments: 2 }]);
 		expect(await campaigns(context)).toHaveLength(1);
 	});
@@ -67,7 +62,7 @@ describe('Campaign > Create: dry run', () => {
 	it('a message typed with combining accents is shown, counted and sent as it goes out: in NFC', async () => {
 		const decomposed = 'Halo Hélène! Promo spesial di café kami: diskon 50% untuk pelanggan setia setiap Jumat. Tunjukkan SMS ini di kasir.'.normalize('NFD');
 		const parameters = createParameters({}, [channel({ message: decomposed })]);
-		const dry = await runNode(context, withDryRun(parameters), [{}], { workflowId });
+		const dry = await runNode(context, withDryRun(parameters), [{}], { workflowId: history.workflowId });
 		const body = (dry.items[0].json.request as IDataObject).body as IDataObject;
 		const shown = (body.channels as IDataObject[])[0].message as string;
 		expect(shown).toBe(decomposed.normalize('NFC'));
@@ -75,7 +70,7 @@ describe('Campaign > Create: dry run', () => {
 		// As typed (NFD) it would be UCS-2 and 2 SMS per recipient; as sent it is GSM-7 and 1.
 		expect(dry.items[0].json.smsPerRecipient).toEqual([{ channel: 1, encoding: 'GSM-7', units: 115, segments: 1 }]);
 		expect(dry.items[0].json.warnings).toEqual([expect.stringMatching(/had no UTC offset/)]);
-		await runNode(context, parameters, [{}], { workflowId });
+		await runNode(context, parameters, [{}], { workflowId: history.workflowId });
 		const [sent] = await requests(context, { method: 'POST', path: '/lba/campaign' });
 		expect(sent.body).toEqual(body);
 	});
@@ -90,10 +85,10 @@ describe('Campaign > Create: dry run', () => {
 		});
 		const tool = { type: 'n8n-nodes-lba-ads.lbaAdsTool' };
 		const parameters = { resource: 'campaign', operation: 'create' };
-		const previewed = await runNode(context, parameters, [call(true)], { node: tool, workflowId });
+		const previewed = await runNode(context, parameters, [call(true)], { node: tool, workflowId: history.workflowId });
 		expect(previewed.items[0].json).toMatchObject({ dryRun: true, request: { body: { name: 'Tool preview', categoryId: 24 } } });
 		expect(await campaigns(context)).toHaveLength(0);
-		const published = await runNode(context, parameters, [call(false)], { node: tool, workflowId });
+		const published = await runNode(context, parameters, [call(false)], { node: tool, workflowId: history.workflowId });
 		expect(published.items[0].json).toMatchObject({ status: 'Published' });
 		expect(await campaigns(context)).toHaveLength(1);
 	});
