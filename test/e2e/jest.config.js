@@ -11,6 +11,8 @@ module.exports = {
 	testMatch: ['**/*.e2e.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/'], // the root config ignores *.e2e.test.ts
 	setupFiles: ['<rootDir>/test/e2e/setup-env.js'],
+	globalSetup: '<rootDir>/test/e2e/global-setup.js',
+	globalTeardown: '<rootDir>/test/e2e/global-teardown.js',
 	testTimeout: 10 * 60 * 1000,
 	maxWorkers: 1,
 };
