@@ -16,6 +16,11 @@ import * as e2e from '../e2e/lib';
 const { startQueueN8n, asWebhookWorkflow } = require('./lib/queue-n8n');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { campaignsWorkflow: sharedCampaignsWorkflow, webhookNode } = require('./lib/workflows');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pausedWorkers } = require('./lib/adversaries');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { verdict } = require('./lib/accounting');
+import { pairsTableHeader, samePairs } from './lib/pairs';
 
 type Json = Record<string, any>;
 type JournalCampaign = { campaignId: string; request: { name: string } };
@@ -55,6 +60,12 @@ const oauthWorkflow = {
 
 /** Webhook {prefix, count} -> Code -> LBA Ads Create, five requests at a time, duplicate protection on. */
 const campaignsWorkflow = sharedCampaignsWorkflow({ id: 'queueCreateCampaigns', webhookPath: 'create-campaigns' });
+/** The same, answering each item's execution id too: for the same-moment pairs (lib/pairs.ts). */
+const pairsWorkflow = sharedCampaignsWorkflow({ id: 'queuePairCampaigns', webhookPath: 'pair-campaigns', withExecutionId: true });
+/** Same-moment pairs per round, 4 at once; `npm run test:queue:adversaries` runs 200 per round, and more rounds. */
+const PAIRS = 8;
+const PAIRS_AT_ONCE = 4;
+const CAMPAIGNS_PER_PAIR_CALL = 5;
 
 /** Campaign ids and idempotency keys differ between two services and runs; all else must match. */
 function comparable(value: unknown): unknown {
@@ -149,7 +160,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			startQueueN8n('mode', {
 				workers: 2,
 				concurrency: 5,
-				workflows: [...exampleCopies, oauthWorkflow, campaignsWorkflow],
+				workflows: [...exampleCopies, oauthWorkflow, campaignsWorkflow, pairsWorkflow],
 				credentials: oauthCredential,
 				sandbox: { tokenTtlSeconds: TOKEN_TTL_SECONDS },
 				// A dead worker's job lock expires after 20 s instead of 60 s (checked every 10 s instead of 30 s).
@@ -158,7 +169,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			e2e.startLbaN8n('queue-baseline', { workflows: exampleCopies }),
 		]);
 		await Promise.all([
-			activate(queue, [...exampleCopies.map((w) => w.id), oauthWorkflow.id, campaignsWorkflow.id], ['example-geocodeToCampaign', 'oauth2-products', 'create-campaigns']),
+			activate(queue, [...exampleCopies.map((w) => w.id), oauthWorkflow.id, campaignsWorkflow.id, pairsWorkflow.id], ['example-geocodeToCampaign', 'oauth2-products', 'create-campaigns', 'pair-campaigns']),
 			activate(regular, exampleCopies.map((w) => w.id), ['example-geocodeToCampaign']),
 		]);
 	}, 10 * 60 * 1000);
@@ -370,7 +381,38 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		);
 		expect(lostInAll).toBe(0);
 	});
-	// Same-moment pairs of identical calls, on a calm host and under adversaries: adversaries.queue.test.ts.
+
+	// Same-moment pairs of identical calls (each call creates the same 5 campaigns as its twin) on
+	// this deployment: on a calm host, and with workers stopped and resumed by real signals. The
+	// other adversaries, and 200 pairs per round: adversaries.queue.test.ts (npm run test:queue:adversaries).
+	const pairRows: string[] = [];
+	let pairsFigure = -1;
+	const { pairsUnder } = samePairs({ queue: () => queue, workflow: pairsWorkflow, webhookPath: 'pair-campaigns', pairs: PAIRS, pairsAtOnce: PAIRS_AT_ONCE, campaignsPerCall: CAMPAIGNS_PER_PAIR_CALL, rows: pairRows });
+	async function pairsRound(label: string, adversary: any, options: { calm?: boolean } = {}) {
+		// Each campaign is answered after 50 ms, as a real service takes its time.
+		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 50, times: 1_000_000 });
+		try {
+			const counts = await pairsUnder(label, adversary);
+			// The round competed (a pair on two workers, a twin held back) and every campaign was sent once (lib/accounting.js).
+			expect(verdict(counts, options)).toEqual([]);
+		} finally {
+			await sandboxFetch('/_sandbox/faults', { method: 'DELETE' });
+			const table = ['## Same-moment pairs of identical calls', '', ...pairsTableHeader(PAIRS, PAIRS_AT_ONCE, CAMPAIGNS_PER_PAIR_CALL), ...pairRows].join('\n');
+			if (pairsFigure < 0) pairsFigure = figures.push(table) - 1;
+			else figures[pairsFigure] = table;
+		}
+	}
+
+	test('same-moment pairs on a calm host: every campaign sent once, no call fails', async () => {
+		await pairsRound('calm', undefined, { calm: true });
+	});
+
+	test('same-moment pairs with workers paused and resumed at random (SIGSTOP 0.2 to 3 s, SIGCONT): every campaign sent once, none lost', async () => {
+		const adversary = pausedWorkers(() => queue.workers);
+		await pairsRound('paused', adversary);
+		// A pause counts once every process of the worker was seen stopped.
+		expect(adversary.state.pauses).toBeGreaterThan(0);
+	});
 
 	/**
 	 * Six calls of 10 campaigns each (100 ms per campaign): four started before the outage, two
