@@ -11,6 +11,9 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
   },
   testTimeout: 60000,
+  // One worker per core (jest's default leaves one for itself, which idles): on CI's 2 cores the
+  // files that wait on retries and timers overlap.
+  maxWorkers: '100%',
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
 };

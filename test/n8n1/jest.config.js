@@ -37,9 +37,13 @@ module.exports = {
 		'<rootDir>/test/reliability/faults.reliability.test.ts',
 		'<rootDir>/test/reliability/secrets.reliability.test.ts',
 	],
-	testPathIgnorePatterns: ['/node_modules/'],
+	// The simulation of duplicate protection (npm test) runs the lock and the guard on a model of
+	// n8n's store, with no engine: on 1.x it would prove nothing new, at up to a minute.
+	testPathIgnorePatterns: ['/node_modules/', '/duplicateProtection/simulation/'],
 	moduleNameMapper,
 	testTimeout: reliability.testTimeout,
+	// One file at a time, as the reliability suite: the faults suite counts retries after timeouts.
+	maxWorkers: reliability.maxWorkers,
 	setupFilesAfterEnv: reliability.setupFilesAfterEnv,
 	reporters: reliability.reporters,
 	// On n8n-core 1.x the faults suite leaves something open after it finishes (that file only,

@@ -16,6 +16,11 @@ import * as e2e from '../e2e/lib';
 const { startQueueN8n, asWebhookWorkflow } = require('./lib/queue-n8n');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { campaignsWorkflow: sharedCampaignsWorkflow, webhookNode } = require('./lib/workflows');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pausedWorkers } = require('./lib/adversaries');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { verdict } = require('./lib/accounting');
+import { pairsTableHeader, samePairs } from './lib/pairs';
 
 type Json = Record<string, any>;
 type JournalCampaign = { campaignId: string; request: { name: string } };
@@ -30,6 +35,8 @@ const OAUTH2_CREDENTIAL = { id: 'lbaQueueOAuth2', name: 'LBA sandbox (OAuth2)' }
 // Long enough to stop a worker and make the next call within it, on a busy 2-core machine.
 const TOKEN_TTL_SECONDS = 12;
 const CREATE = 'Create campaigns';
+/** Rounds of ten different calls at once whose keys are looked up in PostgreSQL (5 before issue 36). */
+const CLAIM_ROUNDS = 2;
 
 /** Webhook -> LBA Ads Get Many products with the OAuth2 credential. */
 const oauthWorkflow = {
@@ -60,6 +67,12 @@ const nowCampaignsWorkflow = (() => {
 	lba.parameters.channels.channel[0] = { ...lba.parameters.channels.channel[0], ...e2e.NOW_DATES };
 	return shaped;
 })();
+/** The same, answering each item's execution id too: for the same-moment pairs (lib/pairs.ts). */
+const pairsWorkflow = sharedCampaignsWorkflow({ id: 'queuePairCampaigns', webhookPath: 'pair-campaigns', withExecutionId: true });
+/** Same-moment pairs per round, 4 at once; `npm run test:queue:adversaries` runs 200 per round, and more rounds. */
+const PAIRS = 8;
+const PAIRS_AT_ONCE = 4;
+const CAMPAIGNS_PER_PAIR_CALL = 5;
 
 /** Campaign ids and idempotency keys differ between two services and runs; all else must match. */
 function comparable(value: unknown): unknown {
@@ -154,7 +167,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			startQueueN8n('mode', {
 				workers: 2,
 				concurrency: 5,
-				workflows: [...exampleCopies, oauthWorkflow, campaignsWorkflow, nowCampaignsWorkflow],
+				workflows: [...exampleCopies, oauthWorkflow, campaignsWorkflow, nowCampaignsWorkflow, pairsWorkflow],
 				credentials: oauthCredential,
 				sandbox: { tokenTtlSeconds: TOKEN_TTL_SECONDS },
 				// A dead worker's job lock expires after 20 s instead of 60 s (checked every 10 s instead of 30 s).
@@ -163,7 +176,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			e2e.startLbaN8n('queue-baseline', { workflows: exampleCopies }),
 		]);
 		await Promise.all([
-			activate(queue, [...exampleCopies.map((w) => w.id), oauthWorkflow.id, campaignsWorkflow.id, nowCampaignsWorkflow.id], ['example-geocodeToCampaign', 'oauth2-products', 'create-campaigns', 'retry-now']),
+			activate(queue, [...exampleCopies.map((w) => w.id), oauthWorkflow.id, campaignsWorkflow.id, nowCampaignsWorkflow.id, pairsWorkflow.id], ['example-geocodeToCampaign', 'oauth2-products', 'create-campaigns', 'retry-now', 'pair-campaigns']),
 			activate(regular, exampleCopies.map((w) => w.id), ['example-geocodeToCampaign']),
 		]);
 	}, 10 * 60 * 1000);
@@ -363,7 +376,8 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 4000, times: 1000 });
 		const rows: string[] = [];
 		let lostInAll = 0;
-		for (let round = 1; round <= 5; round++) {
+		// Two rounds: the simulation in `npm test` carries the interleavings; these confirm them on real PostgreSQL.
+		for (let round = 1; round <= CLAIM_ROUNDS; round++) {
 			const prefix = `claims-${round}`;
 			const calls = Array.from({ length: 10 }, (_, n) => callWebhook(queue.main, 'create-campaigns', { prefix: `${prefix}-${n + 1}`, count: 4 }));
 			const arrived = async () =>
@@ -389,7 +403,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		await sandboxFetch('/_sandbox/faults', { method: 'DELETE' });
 		figures.push(
 			[
-				'## Ten different calls at once on two workers: were their keys in the database when their requests left? (5 rounds, 4 campaigns per call)',
+				`## Ten different calls at once on two workers: were their keys in the database when their requests left? (${CLAIM_ROUNDS} rounds, 4 campaigns per call)`,
 				'',
 				'| round | requests that had left | ran on | requests whose key was not in the database (a lost claim) |',
 				'|---|---|---|---|',
@@ -398,7 +412,38 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		);
 		expect(lostInAll).toBe(0);
 	});
-	// Same-moment pairs of identical calls, on a calm host and under adversaries: adversaries.queue.test.ts.
+
+	// Same-moment pairs of identical calls (each call creates the same 5 campaigns as its twin) on
+	// this deployment: on a calm host, and with workers stopped and resumed by real signals. The
+	// other adversaries, and 200 pairs per round: adversaries.queue.test.ts (npm run test:queue:adversaries).
+	const pairRows: string[] = [];
+	let pairsFigure = -1;
+	const { pairsUnder } = samePairs({ queue: () => queue, workflow: pairsWorkflow, webhookPath: 'pair-campaigns', pairs: PAIRS, pairsAtOnce: PAIRS_AT_ONCE, campaignsPerCall: CAMPAIGNS_PER_PAIR_CALL, rows: pairRows });
+	async function pairsRound(label: string, adversary: any, options: { calm?: boolean } = {}) {
+		// Each campaign is answered after 50 ms, as a real service takes its time.
+		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 50, times: 1_000_000 });
+		try {
+			const counts = await pairsUnder(label, adversary);
+			// The round competed (a pair on two workers, a twin held back) and every campaign was sent once (lib/accounting.js).
+			expect(verdict(counts, options)).toEqual([]);
+		} finally {
+			await sandboxFetch('/_sandbox/faults', { method: 'DELETE' });
+			const table = ['## Same-moment pairs of identical calls', '', ...pairsTableHeader(PAIRS, PAIRS_AT_ONCE, CAMPAIGNS_PER_PAIR_CALL), ...pairRows].join('\n');
+			if (pairsFigure < 0) pairsFigure = figures.push(table) - 1;
+			else figures[pairsFigure] = table;
+		}
+	}
+
+	test('same-moment pairs on a calm host: every campaign sent once, no call fails', async () => {
+		await pairsRound('calm', undefined, { calm: true });
+	});
+
+	test('same-moment pairs with workers paused and resumed at random (SIGSTOP 0.2 to 3 s, SIGCONT): every campaign sent once, none lost', async () => {
+		const adversary = pausedWorkers(() => queue.workers);
+		await pairsRound('paused', adversary);
+		// A pause counts once every process of the worker was seen stopped.
+		expect(adversary.state.pauses).toBeGreaterThan(0);
+	});
 
 	/**
 	 * Six calls of 10 campaigns each (100 ms per campaign): four started before the outage, two

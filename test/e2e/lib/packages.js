@@ -14,12 +14,14 @@ const execFileP = promisify(execFile);
 /**
  * Create a fresh, empty N8N_USER_FOLDER under the OS temp dir.
  * n8n keeps its SQLite database, encryption key and community packages in `<dir>/.n8n`.
+ * Under `npm run test:e2e` it starts as a copy of the run's migrated template (see makeN8nTemplate).
  * @returns {{ dir: string, n8nDir: string, nodesDir: string, cleanup: () => void }}
  */
 function makeUserFolder(prefix = 'lba-e2e-n8n-') {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	const n8nDir = path.join(dir, '.n8n');
 	fs.mkdirSync(n8nDir, { recursive: true });
+	if (process.env.LBA_E2E_N8N_TEMPLATE) fs.cpSync(process.env.LBA_E2E_N8N_TEMPLATE, n8nDir, { recursive: true });
 	return {
 		dir,
 		n8nDir,
@@ -84,4 +86,25 @@ async function installCommunityPackage(userFolder, tgz) {
 	return { name, version, dir };
 }
 
-module.exports = { makeUserFolder, packPackage, installCommunityPackage };
+/**
+ * A `.n8n` folder whose SQLite database n8n has migrated, for makeUserFolder to copy when
+ * LBA_E2E_N8N_TEMPLATE names it (test/e2e/global-setup.js sets it for one jest run). n8n's
+ * migrations of a fresh database take 8 to 10 s of every suite's first n8n command otherwise;
+ * they are n8n's own and the same every time. Only the database and the config (the encryption
+ * key) are kept: no package, credential, workflow or owner.
+ * @returns {Promise<string>} the template folder
+ */
+async function makeN8nTemplate() {
+	const { runN8nOk } = require('./cli');
+	const folder = makeUserFolder('lba-e2e-template-');
+	await runN8nOk(folder, ['list:workflow']);
+	const template = path.join(folder.dir, 'template');
+	fs.mkdirSync(template);
+	for (const name of fs.readdirSync(folder.n8nDir)) {
+		if (name === 'config' || name.startsWith('database.sqlite')) fs.copyFileSync(path.join(folder.n8nDir, name), path.join(template, name));
+	}
+	if (!fs.existsSync(path.join(template, 'database.sqlite'))) throw new Error(`n8n list:workflow left no database in ${folder.n8nDir}`);
+	return template;
+}
+
+module.exports = { makeUserFolder, makeN8nTemplate, packPackage, installCommunityPackage };

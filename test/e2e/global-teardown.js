@@ -1,0 +1,9 @@
+const fs = require('node:fs');
+const path = require('node:path');
+
+const rootTeardown = require('../global-teardown');
+
+module.exports = async () => {
+	await rootTeardown();
+	if (process.env.LBA_E2E_OWNS_N8N_TEMPLATE === '1') fs.rmSync(path.dirname(process.env.LBA_E2E_N8N_TEMPLATE), { recursive: true, force: true });
+};
