@@ -62,5 +62,6 @@ describe('the simulation of duplicate protection', () => {
 			].join('\n'),
 		);
 		expect(failures.map((failure) => `seed ${failure.seed}: ${failure.violations.join('; ')}`)).toEqual([]);
-	});
+		// A long run (npm run sim) takes as long as its schedules need.
+	}, Math.max(60_000, schedules * 200));
 });
