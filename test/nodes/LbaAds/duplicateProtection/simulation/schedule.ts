@@ -41,7 +41,7 @@ export const PRODUCTION: Timings = {
 /** Every duration of the lock a hundred times shorter (the harness tests' scale): many schedules a second. */
 export const SCALED: Timings = {
 	name: 'scaled',
-	lock: { holdLimitMs: 100, leaseMs: 300, maxPauseMs: 50, breakConfirmMs: 10, giveUpAfterMs: 1_000, tellWaitAfterMs: 20, pollMinMs: 2, pollMaxMs: 30, watchEveryMs: 2.5 },
+	lock: { holdLimitMs: 100, leaseMs: 300, maxPauseMs: 50, breakConfirmMs: 10, giveUpAfterMs: 1_000, tellWaitAfterMs: 20, pollMinMs: 2, pollMaxMs: 30, watchEveryMs: 10 },
 	twin: { waitMs: 100, firstPollMs: 2, maxPollMs: 20 },
 	statement: { scale: 0.05, shape: 1.2, max: 20 },
 	service: { scale: 0.5, shape: 1.5, max: 50 },

@@ -102,12 +102,12 @@ export class StoreModel {
 	private findOne(source: StatementSource, row: string): Promise<RowValue | undefined> {
 		return this.statement(source, 'findOne', row, () => {
 			const value = this.rows.get(row);
-			return value && (JSON.parse(JSON.stringify(value)) as RowValue);
+			return value && copy(value);
 		});
 	}
 
 	private insert(source: StatementSource, row: string, value: RowValue): Promise<void> {
-		const stored = JSON.parse(JSON.stringify(value)) as RowValue;
+		const stored = copy(value);
 		return this.statement(source, 'insert', row, () => {
 			if (this.rows.has(row)) throw new Error(UNIQUE_VIOLATION);
 			this.rows.set(row, stored);
@@ -116,7 +116,7 @@ export class StoreModel {
 
 	/** `update({ workflowId, context }, row)`: a row deleted meanwhile stays deleted. */
 	private update(source: StatementSource, row: string, value: RowValue): Promise<void> {
-		const stored = JSON.parse(JSON.stringify(value)) as RowValue;
+		const stored = copy(value);
 		return this.statement(source, 'update', row, () => {
 			if (this.rows.has(row)) this.rows.set(row, stored);
 		});
@@ -236,4 +236,9 @@ function compareLatest(a: DeduplicationItemTypes, b: DeduplicationItemTypes): nu
 	const y = Number(b);
 	if (isNaN(x) || isNaN(y)) throw new Error('Invalid value. Only numbers are supported in mode "latestIncrementalKey"');
 	return x === y ? 0 : x > y ? 1 : -1;
+}
+
+/** What the database keeps and returns: a copy (a row's data is an array of strings, or one value). */
+function copy(value: RowValue): RowValue {
+	return { mode: value.mode, data: Array.isArray(value.data) ? value.data.slice() : value.data };
 }
