@@ -46,8 +46,8 @@ export function checkInvariants(history: History): Verdict {
 			const unasked = creations.filter(
 				(creation) => !creation.resend && !runs.some((run) => run.kind === 'forget' && run.started <= creation.time && (run.forgets === 'all' || run.forgets!.includes(creation.key))),
 			);
-			if (unasked.length > 1 && refusedResendBetween(runs, unasked[0].key, unasked[0].time, unasked[1].time)) {
-				guardFindings.push(`a refused Resend released ${name}, erasing the record of its earlier creation; a later run sent it again`);
+			if (unasked.length > 1 && refusedResendBefore(runs, unasked[0].key, unasked[1].time)) {
+				guardFindings.push(`a refused Resend released ${name}, erasing the record another run had of it (created, or being sent); a later run sent it again`);
 			} else if (unasked.length > 1) violations.push(`${what} ${name} created ${creations.length} times, ${unasked.length} of them neither Resend nor after Forget Sent (runs ${creations.map((c) => c.run).join(', ')})`);
 		}
 	}
@@ -102,8 +102,10 @@ export function checkInvariants(history: History): Verdict {
 	// What a broken assumption is documented to cost (a record erased, so a campaign sent twice) is counted with it.
 	if (assumptions.size) {
 		const twice = violations.filter((v) => / created \d+ times/.test(v));
+		const untold = violations.filter((v) => /no caller was told/.test(v));
 		if (twice.length) assumptions.add('(a campaign was created twice)');
-		violations.splice(0, violations.length, ...violations.filter((v) => !twice.includes(v)));
+		if (untold.length) assumptions.add('(a campaign neither created nor its caller told)');
+		violations.splice(0, violations.length, ...violations.filter((v) => !twice.includes(v) && !untold.includes(v)));
 	}
 
 	// 4. No record lost without the warning the docs promise (tellErased's hint).
@@ -113,12 +115,19 @@ export function checkInvariants(history: History): Verdict {
 			if (settling === undefined || run.crashed || run.hints.some((h) => h.startsWith('settle failed'))) continue;
 			const item = run.items[index];
 			const hashes = new Set([StoreModel.hash(item.key), StoreModel.hash(item.retryKey)]);
-			const erased = store.executed.some(
+			const erasedBy = store.executed.find(
 				(e) => isHistoryRow(e) && isWrite(e) && e.time > claimed && e.time < settling && e.process !== run.process && lost(e, hashes),
 			);
+			const erased = erasedBy !== undefined;
+			const releasedByRefusal = runs.find((r) => r.id === (erasedBy?.sentBy as LockTask | undefined)?.run)?.items.some((other, i) => {
+				const end = runs.find((r) => r.id === (erasedBy?.sentBy as LockTask).run)!.ends.get(i);
+				return other.key === item.key && end?.kind === 'failed' && end.outcome === 'refused';
+			});
 			const forgotten = runs.some((r) => r.kind === 'forget' && r.started < settling && (r.ended ?? Infinity) > claimed);
 			const warned = run.hints.some((h) => h.includes('gone from n8n') && new RegExp(`\\b${index}\\b`).test(h.split('between')[0]));
-			if (erased && !forgotten && !warned) {
+			if (erased && !warned && releasedByRefusal) {
+				guardFindings.push(`a refused send's settle released ${item.key} while another run held it (claimed after a Forget Sent or a refused Resend): that run's record was erased without the warning`);
+			} else if (erased && !forgotten && !warned) {
 				if (assumptions.size) assumptions.add('(a record was lost without the warning)');
 				else violations.push(`run ${run.id} item ${index}: its record was erased between claim and settle, and the run did not say so`);
 			}
@@ -205,26 +214,14 @@ function groupBy<T>(values: T[], keyOf: (value: T) => string): Map<string, T[]> 
 	return groups;
 }
 
-/** A Resend of `key` that the service refused, settled between two creations of it. */
-function refusedResendBetween(runs: History['runs'], key: string, from: number, to: number): boolean {
+/** A Resend of `key` that the service refused, in a run that started before `time`: its settle released the key, whoever else held it. */
+function refusedResendBefore(runs: History['runs'], key: string, time: number): boolean {
 	return runs.some(
 		(run) =>
+			run.started < time &&
 			run.items.some((item, index) => {
 				const end = run.ends.get(index);
 				return item.key === key && item.resend && end?.kind === 'failed' && end.outcome === 'refused';
-			}) && run.started < to && (run.ended ?? Infinity) > from,
+			}),
 	);
-}
-
-/**
- * Whether the "created" mark of `key` came into the history from a run that did not create it: the
- * store answers a question only by recording it, and a claim that stopped before taking it out left it.
- */
-function questionLeft(history: History, key: string): boolean {
-	const mark = StoreModel.hash(`created:${key}`);
-	const added = history.store.executed.find(
-		(e) => isHistoryRow(e) && isWrite(e) && Array.isArray(e.after?.data) && e.after.data.includes(mark) && !(Array.isArray(e.before?.data) && e.before.data.includes(mark)),
-	);
-	const run = history.runs.find((r) => r.id === (added?.sentBy as LockTask | undefined)?.run);
-	return run !== undefined && !run.items.some((item, index) => item.key === key && run.ends.get(index)?.kind === 'created');
 }
