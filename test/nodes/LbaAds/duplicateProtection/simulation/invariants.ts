@@ -186,24 +186,23 @@ function lateWrites(executed: Executed[], lease: number, assumptions: Set<string
 }
 
 /**
- * Deletes of the lock row: breaks (by a process in no task of its own), and whether one removed the
- * row of a live holder (a process that inserted it and whose task had not ended).
+ * Deletes of the lock row: breaks (a delete by another process than the one that inserted the row),
+ * and whether one removed a taker's row (inserted at LOW: a holder from its insert on).
  */
 function lockRowDeletes(history: History): { breaks: number; liveRowBroken: boolean } {
-	let holder: number | undefined;
+	const LOW = Number.MIN_SAFE_INTEGER;
+	let inserter: { process: number; taker: boolean } | undefined;
 	let breaks = 0;
 	let liveRowBroken = false;
-	const inTask = (process: number, time: number) => history.tasks.some((t) => t.process === process && t.started <= time && (t.ended ?? Infinity) >= time);
 	for (const e of history.store.executed) {
 		if (!isLockRow(e) || e.failed) continue;
-		if (e.kind === 'insert') holder = e.process;
+		if (e.kind === 'insert') inserter = { process: e.process, taker: e.after?.data === LOW };
 		if (e.kind !== 'delete' || !e.before) continue;
-		const releasing = e.process === holder;
-		if (!releasing && e.process !== -1) {
+		if (e.process !== -1 && e.process !== inserter?.process) {
 			breaks++;
-			if (holder !== undefined && holder !== -1 && inTask(holder, e.time)) liveRowBroken = true;
+			if (inserter?.taker) liveRowBroken = true;
 		}
-		holder = undefined;
+		inserter = undefined;
 	}
 	return { breaks, liveRowBroken };
 }
@@ -224,4 +223,17 @@ function refusedResendBefore(runs: History['runs'], key: string, time: number): 
 				return item.key === key && item.resend && end?.kind === 'failed' && end.outcome === 'refused';
 			}),
 	);
+}
+
+/**
+ * Whether the "created" mark of `key` came into the history from a run that did not create it: the
+ * store answers a question only by recording it, and a claim that stopped before taking it out left it.
+ */
+function questionLeft(history: History, key: string): boolean {
+	const mark = StoreModel.hash(`created:${key}`);
+	const added = history.store.executed.find(
+		(e) => isHistoryRow(e) && isWrite(e) && Array.isArray(e.after?.data) && e.after.data.includes(mark) && !(Array.isArray(e.before?.data) && e.before.data.includes(mark)),
+	);
+	const run = history.runs.find((r) => r.id === (added?.sentBy as LockTask | undefined)?.run);
+	return run !== undefined && !run.items.some((item, index) => item.key === key && run.ends.get(index)?.kind === 'created');
 }
