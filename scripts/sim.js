@@ -3,6 +3,8 @@
  * The simulation of duplicate protection outside Jest (about 2.5 times faster), on several cores.
  *
  *   node scripts/sim.js --schedules 10000 [--first-seed 1] [--workers 2] [--timings scaled|production] [--json]
+ *   node scripts/sim.js --question residual --timings production --schedules 1000
+ *                                          only the residual race: a row left behind, 2–8 takers
  *   node scripts/sim.js --seed 858          replays one schedule and prints its trace
  *
  * It runs the TypeScript of test/nodes/LbaAds/duplicateProtection/simulation/ (transpiled as it
@@ -28,6 +30,7 @@ function option(name, fallback) {
 async function main() {
 	const { runBatch, mergeSummaries, describeSummary } = require(`${SIMULATION}/batch.ts`);
 	const timings = option('timings', 'scaled');
+	const question = option('question', 'random');
 	const seed = option('seed', process.env.SIM_SEED);
 	if (seed !== undefined) {
 		const { runSchedule } = require(`${SIMULATION}/runner.ts`);
@@ -47,14 +50,14 @@ async function main() {
 			const from = firstSeed + n * size;
 			const count = Math.max(0, Math.min(size, firstSeed + schedules - from));
 			return new Promise((resolve, reject) => {
-				const worker = new Worker(__filename, { workerData: { from, count, timings } });
+				const worker = new Worker(__filename, { workerData: { from, count, timings, question } });
 				worker.once('message', resolve);
 				worker.once('error', reject);
 			});
 		}),
 	);
 	const summary = mergeSummaries(parts);
-	const text = describeSummary(summary, (Date.now() - started) / 1000, `${firstSeed}–${firstSeed + schedules - 1}`, timings);
+	const text = describeSummary(summary, (Date.now() - started) / 1000, `${firstSeed}–${firstSeed + schedules - 1}`, question === 'random' ? timings : `${timings}, ${question} question`);
 	console.log(option('json') !== undefined || process.argv.includes('--json') ? JSON.stringify({ ...summary, seconds: (Date.now() - started) / 1000, text }) : text);
 	process.exitCode = summary.failures.length ? 1 : 0;
 }
@@ -66,6 +69,6 @@ if (isMainThread) {
 	});
 } else {
 	const { runBatch } = require(`${SIMULATION}/batch.ts`);
-	const { from, count, timings } = workerData;
-	runBatch(from, count, timings).then((summary) => parentPort.postMessage(summary));
+	const { from, count, timings, question } = workerData;
+	runBatch(from, count, timings, question).then((summary) => parentPort.postMessage(summary));
 }

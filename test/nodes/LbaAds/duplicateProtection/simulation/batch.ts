@@ -1,8 +1,8 @@
 /**
  * A batch of schedules, seed after seed, summed up: what the test and `npm run sim` print.
  */
-import { runSchedule } from './runner';
-import { PRODUCTION, SCALED } from './schedule';
+import { runPlan } from './runner';
+import { drawPlan, drawResidualPlan, PRODUCTION, SCALED } from './schedule';
 
 export interface BatchSummary {
 	ran: number;
@@ -24,10 +24,14 @@ export function emptySummary(): BatchSummary {
 	return { ran: 0, processes: 0, statements: 0, faults: 0, events: 0, twoHolders: 0, apart: 0, assumptions: {}, breaks: 0, liveRowsBroken: 0, guardFindings: {}, failures: [] };
 }
 
-export async function runBatch(firstSeed: number, count: number, timings: 'scaled' | 'production', stopAfterFailures = 3): Promise<BatchSummary> {
+/** `residual`: only the residual race's question (drawResidualPlan); `random`: every adversary. */
+export type Question = 'random' | 'residual';
+
+export async function runBatch(firstSeed: number, count: number, timings: 'scaled' | 'production', question: Question = 'random', stopAfterFailures = 3): Promise<BatchSummary> {
 	const summary = emptySummary();
+	const draw = question === 'residual' ? drawResidualPlan : drawPlan;
 	for (let seed = firstSeed; seed < firstSeed + count && summary.failures.length < stopAfterFailures; seed++) {
-		const result = await runSchedule(seed, timings === 'production' ? PRODUCTION : SCALED);
+		const result = await runPlan(draw(seed, timings === 'production' ? PRODUCTION : SCALED));
 		summary.ran++;
 		summary.processes += result.processes;
 		summary.statements += result.statements;

@@ -31,7 +31,12 @@ export interface ScheduleResult extends Verdict {
 }
 
 export async function runSchedule(seed: number, timings: Timings): Promise<ScheduleResult> {
-	const plan = drawPlan(seed, timings);
+	return await runPlan(drawPlan(seed, timings));
+}
+
+/** Runs one plan (drawn from a seed, or made for one question such as the residual race). */
+export async function runPlan(plan: Plan): Promise<ScheduleResult> {
+	const { seed, timings } = plan;
 	const random = new Random(seed ^ 0x5bd1e995);
 	const clock = new VirtualClock();
 	const store = new StoreModel(clock);

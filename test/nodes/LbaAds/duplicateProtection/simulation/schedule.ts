@@ -149,3 +149,22 @@ export function drawPlan(seed: number, timings: Timings): Plan {
 		: { refused: random.between(0, 0.3), unknownCreated: random.between(0, 0.1), unknownNotCreated: random.between(0, 0.1) };
 	return { seed, timings, processes, runs, faults, leftOver, cleanDatabaseAt, outcomes };
 }
+
+/**
+ * The residual race's question: a row left behind (a holder killed), 2–8 takers arriving within a
+ * second, each sending one campaign; no other fault. How often does a breaker delete the row of a
+ * taker that has just taken the lock?
+ */
+export function drawResidualPlan(seed: number, timings: Timings): Plan {
+	const random = new Random(seed);
+	const processes = random.int(2, 8);
+	const scale = timings.lock.leaseMs / 30_000;
+	const runs: RunPlan[] = Array.from({ length: processes }, (_, process) => ({
+		process,
+		start: random.between(0, 1_000) * scale,
+		kind: 'create',
+		items: [{ key: `content:v2:C${process}`, retryKey: `retry:v1:E${process}:0`, resend: false }],
+		waveSize: 4,
+	}));
+	return { seed, timings, processes, runs, faults: [], leftOver: { mode: 'latestIncrementalKey', value: LOW, ours: true }, outcomes: { refused: 0, unknownCreated: 0, unknownNotCreated: 0 } };
+}
