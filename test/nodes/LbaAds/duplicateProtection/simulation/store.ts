@@ -49,7 +49,7 @@ export interface StatementSource {
 export const INCOMPATIBLE_MODE =
 	'Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter. Try ’Clean Database’ operation to reset.';
 /** SQLite's words; PostgreSQL says 'duplicate key value violates unique constraint'. */
-export const UNIQUE_VIOLATION = 'SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context';
+export const UNIQUE_VIOLATION = 'SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.context, processed_data.workflowId';
 
 const LATEST_MODES = ['latestIncrementalKey', 'latestDate'];
 
