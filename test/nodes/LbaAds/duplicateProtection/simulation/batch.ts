@@ -43,7 +43,7 @@ export async function runBatch(firstSeed: number, count: number, timings: 'scale
 		if (result.assumptionsBroken.length) summary.apart++;
 		for (const assumption of result.assumptionsBroken) summary.assumptions[assumption] = (summary.assumptions[assumption] ?? 0) + 1;
 		for (const finding of result.guardFindings) {
-			const kind = finding.replace(/(content|retry):v\d:\S+/, 'a campaign').replace(/run \d+/, 'a later run');
+			const kind = finding.replace(/(content|retry):v\d:[^ ),]+/g, 'a key').replace(/run \d+/g, 'a later run');
 			(summary.guardFindings[kind] ??= []).push(seed);
 		}
 		if (result.violations.length) summary.failures.push({ seed, violations: result.violations, trace: result.trace() });

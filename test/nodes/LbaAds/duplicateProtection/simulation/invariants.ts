@@ -46,7 +46,11 @@ export function checkInvariants(history: History): Verdict {
 			const unasked = creations.filter(
 				(creation) => !creation.resend && !runs.some((run) => run.kind === 'forget' && run.started <= creation.time && (run.forgets === 'all' || run.forgets!.includes(creation.key))),
 			);
-			if (unasked.length > 1 && refusedResendBefore(runs, unasked[0].key, unasked[1].time)) {
+			if (unasked.length > 1 && what !== 'campaign' && unasked[1].key !== unasked[0].key && refusedBefore(runs, unasked[1].key, unasked[1].time)) {
+				guardFindings.push(
+					`a Retry's item waited for another execution sending the same campaign (${unasked[1].key}), which was refused; the Retry then claimed and sent it, although its retry key (${name}) says the execution it retries created it`,
+				);
+			} else if (unasked.length > 1 && refusedResendBefore(runs, unasked[0].key, unasked[1].time)) {
 				guardFindings.push(`a refused Resend released ${name}, erasing the record another run had of it (created, or being sent); a later run sent it again`);
 			} else if (unasked.length > 1) violations.push(`${what} ${name} created ${creations.length} times, ${unasked.length} of them neither Resend nor after Forget Sent (runs ${creations.map((c) => c.run).join(', ')})`);
 		}
@@ -236,4 +240,16 @@ function questionLeft(history: History, key: string): boolean {
 	);
 	const run = history.runs.find((r) => r.id === (added?.sentBy as LockTask | undefined)?.run);
 	return run !== undefined && !run.items.some((item, index) => item.key === key && run.ends.get(index)?.kind === 'created');
+}
+
+/** A send of `key` (Resend or not) that the service refused, in a run that started before `time`. */
+function refusedBefore(runs: History['runs'], key: string, time: number): boolean {
+	return runs.some(
+		(run) =>
+			run.started < time &&
+			run.items.some((item, index) => {
+				const end = run.ends.get(index);
+				return item.key === key && end?.kind === 'failed' && end.outcome === 'refused';
+			}),
+	);
 }
