@@ -218,13 +218,17 @@ describe('the history lock where it is weakest', () => {
 		store.workflowRowDeleteDelayMs = 0;
 		// The late DELETE has landed; now one lands while the next holder holds the lock.
 		store.rows.set('late|', { mode: 'latestIncrementalKey', data: LOW });
-		const second = lock.withHistoryLock(nodeContext(store, 'late'), async (held) => {
+		const ctx = nodeContext(store, 'late');
+		const second = lock.withHistoryLock(ctx, async (held) => {
 			await store.clearAllProcessedItems('workflow', { workflow: { id: 'late' } } as never); // a late DELETE of an earlier holder
 			await held.check();
+			await ctx.helpers.checkProcessedAndRecord(['written after the check'], 'node', ENTRIES);
 			return 'wrote again';
 		});
 		store.rows.delete('late|');
 		await expect(second).rejects.toThrow(/^Duplicate protection lost its lock on n8n's history while it held it/);
+		// Stopped at the check, before its write (the final check after the task would come too late).
+		expect(store.entries('late', 'lba')).not.toContain(InMemoryDeduplicator.hash('written after the check'));
 	});
 
 	it('a breaker deletes a live holder\'s row (two breakers at once, a lease run out): the holder finds it missing at its next check and stops', async () => {
