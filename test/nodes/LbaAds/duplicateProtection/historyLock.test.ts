@@ -153,20 +153,28 @@ describe('the history lock where it is weakest', () => {
 		let twice = 0;
 		let lost = 0;
 		let finished = 0;
+		let twoBreaks = 0;
 		for (let run = 0; run < 20; run++) {
 			const workflowId = `left-${run}`;
 			store.rows.set(`${workflowId}|`, { mode: 'latestIncrementalKey', data: LOW });
+			const deletesBefore = store.workflowRowCalls.clearAllProcessedItems;
 			const result = await episode(store, processes, workflowId, 4, 1);
 			twice += Math.max(0, result.claimedNewByFinished - 1);
 			lost += result.lostEntries;
 			finished += result.finished;
 			// Broken and taken in every episode (a row left behind never stops the workflow for good).
 			expect(result.finished).toBeGreaterThan(0);
+			// One break and a release per finished task: the invariant holds (at most one finished task
+			// claims the key, no entry of a finished task lost). Only an episode with a second break (two
+			// breakers, or a holder cleaning up the row it found deleted) may break it: the race the docs state.
+			const deletes = store.workflowRowCalls.clearAllProcessedItems - deletesBefore;
+			if (deletes > result.finished + 1) twoBreaks++;
+			else expect({ run, claimedTwice: result.claimedNewByFinished > 1, lostEntries: result.lostEntries }).toEqual({ run, claimedTwice: false, lostEntries: 0 });
 		}
 		// What the design does not exclude (docs: "What is assumed, exactly"): two takers whose looks before
 		// breaking end within a holder's first write of each other. Here the spread of the lease (150 ms) is
 		// only ~20 times that window; in production (15 s) it is ~2,000 times. Printed, for the docs' figures.
-		console.log(`left-over row, 4 takers 1 ms apart, 20 episodes: key claimed as new by two finished tasks ${twice}, entries of finished tasks lost ${lost}, tasks finished ${finished} of 80`);
+		console.log(`left-over row, 4 takers 1 ms apart, 20 episodes: key claimed as new by two finished tasks ${twice}, entries of finished tasks lost ${lost}, tasks finished ${finished} of 80, episodes with a second break ${twoBreaks}`);
 		expect(finished).toBeGreaterThan(20 * 2);
 	}, 60_000);
 
