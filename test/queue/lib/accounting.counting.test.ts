@@ -4,6 +4,8 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { countPairs, verdict } = require('./accounting');
 
+export {}; // a module of its own: its names do not clash with accounting.test.ts's
+
 const CAMPAIGNS = 2;
 const how = { label: 'r', campaignsPerCall: CAMPAIGNS, workerOf: (id: string) => ({ '1': 'w1', '2': 'w2' })[id] };
 const items = (executionId: string, each: Record<string, unknown>) => ({ status: 200, body: Array.from({ length: CAMPAIGNS }, () => ({ executionId, ...each })) });

@@ -50,7 +50,7 @@ export function checkInvariants(history: History): Verdict {
 				guardFindings.push(
 					`a Retry's item waited for another execution sending the same campaign (${unasked[1].key}), which was refused; the Retry then claimed and sent it, although its retry key (${name}) says the execution it retries created it`,
 				);
-			} else if (unasked.length > 1 && refusedResendBefore(runs, unasked[0].key, unasked[1].time)) {
+			} else if (unasked.length > 1 && refusedBefore(runs, unasked[0].key, unasked[1].time, true)) {
 				guardFindings.push(`a refused Resend released ${name}, erasing the record another run had of it (created, or being sent); a later run sent it again`);
 			} else if (unasked.length > 1) violations.push(`${what} ${name} created ${creations.length} times, ${unasked.length} of them neither Resend nor after Forget Sent (runs ${creations.map((c) => c.run).join(', ')})`);
 		}
@@ -101,7 +101,7 @@ export function checkInvariants(history: History): Verdict {
 	}
 	lateWrites(store.executed, lease, assumptions);
 	const { breaks, liveRowBroken } = lockRowDeletes(history);
-	if (liveRowBroken) assumptions.add("two breakers' looks do not end within a holder's first write (the residual race)");
+	if (liveRowBroken) assumptions.add("no process deletes a taker's fresh row (two breakers whose looks end within its first write: the residual race; or a late release)");
 	if (twoHolders && !assumptions.size) violations.push('two lock tasks wrote the history at once, with no stated assumption broken');
 	// What a broken assumption is documented to cost (a record erased, so a campaign sent twice) is counted with it.
 	if (assumptions.size) {
@@ -217,17 +217,6 @@ function groupBy<T>(values: T[], keyOf: (value: T) => string): Map<string, T[]> 
 	return groups;
 }
 
-/** A Resend of `key` that the service refused, in a run that started before `time`: its settle released the key, whoever else held it. */
-function refusedResendBefore(runs: History['runs'], key: string, time: number): boolean {
-	return runs.some(
-		(run) =>
-			run.started < time &&
-			run.items.some((item, index) => {
-				const end = run.ends.get(index);
-				return item.key === key && item.resend && end?.kind === 'failed' && end.outcome === 'refused';
-			}),
-	);
-}
 
 /**
  * Whether the "created" mark of `key` came into the history from a run that did not create it: the
@@ -242,14 +231,14 @@ function questionLeft(history: History, key: string): boolean {
 	return run !== undefined && !run.items.some((item, index) => item.key === key && run.ends.get(index)?.kind === 'created');
 }
 
-/** A send of `key` (Resend or not) that the service refused, in a run that started before `time`. */
-function refusedBefore(runs: History['runs'], key: string, time: number): boolean {
+/** A send of `key` that the service refused (a Resend only, if asked), in a run that started before `time`: its settle released the key, whoever else held it. */
+function refusedBefore(runs: History['runs'], key: string, time: number, resendOnly = false): boolean {
 	return runs.some(
 		(run) =>
 			run.started < time &&
 			run.items.some((item, index) => {
 				const end = run.ends.get(index);
-				return item.key === key && end?.kind === 'failed' && end.outcome === 'refused';
+				return item.key === key && (item.resend || !resendOnly) && end?.kind === 'failed' && end.outcome === 'refused';
 			}),
 	);
 }
