@@ -22,7 +22,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
  *   deleted by a taker that has failed to insert for the lease (30 s, times 1 to 1.5 at random,
  *   so that takers that started together do not break together) without a pause of its own and
  *   without seeing the node's history change (a live holder writes it). No mark is written first,
- *   so no value is left that is not broken the same way; any number up to OUR_MAX + BREAKER_STEPS
+ *   so no value is left that is not broken the same way; any number below OUR_MAX + BREAKER_STEPS
  *   is ours (the marks of the 0.2 lock included). A row above it, or kept in another mode, is
  *   another node's (Remove Duplicates with Scope Workflow): nothing is deleted, the run stops.
  *
@@ -34,7 +34,7 @@ const OUR_MAX = LOW + 2 ** 50;
 /**
  * A breaker's check writes the number it asks about (OUR_MAX, or one of these few above it) into the
  * row before deleting it: a breaker killed in between leaves that number, and the next asks one
- * higher, so only this many breakers killed in a row at that step leave a row that is never broken.
+ * higher, so only BREAKER_STEPS + 1 breakers killed in a row at that step leave a row that is never broken.
  */
 const BREAKER_STEPS = 16;
 const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
@@ -240,7 +240,7 @@ async function acquire(ctx: IExecuteFunctions): Promise<void> {
 	}
 }
 
-/** A row that stayed for the whole lease: ours (any value up to OUR_MAX + BREAKER_STEPS) is deleted; another node's stops the run. */
+/** A row that stayed for the whole lease: ours (any value below OUR_MAX + BREAKER_STEPS) is deleted; another node's stops the run. */
 async function breakLeftOver(ctx: IExecuteFunctions): Promise<void> {
 	for (let step = 0; step <= BREAKER_STEPS; step++) {
 		// New only above the row (so the row is ours), and then written into it; missing meanwhile: inserted.

@@ -183,6 +183,8 @@ describe('the history lock where it is weakest', () => {
 		['LOW + 1 (a mark of the 0.2 lock: suspected)', LOW + 1],
 		['LOW + 2 (the 0.2 lock: breaking)', LOW + 2],
 		['LOW + 3 (the 0.2 lock: a breaker that died)', LOW + 3],
+		['OUR_MAX (a breaker killed between its check and its delete)', LOW + 2 ** 50],
+		['OUR_MAX + 1 (two breakers killed there in a row)', LOW + 2 ** 50 + 1],
 	])('a row left at %s is broken once after the lease; the runs after it are fast', async (_, value) => {
 		const store = new InMemoryDeduplicator();
 		// Giving up past the longest lease (200 ms x 1.5): a taker that does not break the row at its
