@@ -5,6 +5,8 @@
  *
  *   node n8n-helper.js <n8n install's node_modules> < calls.json
  */
+const { AsyncLocalStorage } = require('node:async_hooks');
+
 const N = process.argv[2];
 process.env.DB_TYPE = 'sqlite';
 const load = (name) => require(require.resolve(name, { paths: [N] }));
@@ -21,15 +23,41 @@ async function main() {
 	const { DeduplicationHelper } = require(`${N}/n8n/dist/deduplication/deduplication-helper.js`);
 	const helper = new DeduplicationHelper();
 	const repository = Container.get(db.ProcessedDataRepository);
+	// A pair (a call marked `together` and the one before it) runs in one fixed interleaving: the
+	// first call's first statement, then the whole second call, then the rest of the first (the
+	// order in which a write-back can undo another's write). The model is driven the same way.
+	const turn = new AsyncLocalStorage();
+	for (const method of ['findOne', 'insert', 'update', 'delete']) {
+		const original = repository[method].bind(repository);
+		repository[method] = async (...args) => {
+			const call = turn.getStore();
+			if (!call) return await original(...args);
+			if (call.statements++ > 0) await call.gate;
+			try {
+				return await original(...args);
+			} finally {
+				call.firstDone();
+			}
+		};
+	}
 	const out = [];
-	// A call marked `together` starts with the one before it: their statements interleave as the database runs them.
 	for (let start = 0; start < calls.length; ) {
-		let end = start + 1;
-		while (end < calls.length && calls[end].together) end++;
-		const answers = await Promise.all(calls.slice(start, end).map((call) => run(helper, call)));
+		const pair = start + 1 < calls.length && calls[start + 1].together;
+		let answers;
+		if (pair) {
+			let open;
+			const first = { statements: 0, gate: new Promise((resolve) => (open = resolve)) };
+			const firstStatement = new Promise((resolve) => (first.firstDone = resolve));
+			const running = turn.run(first, () => run(helper, calls[start]));
+			// The second call starts once the first call's first statement has answered (or the call ended without one).
+			await Promise.race([firstStatement, running]);
+			const second = await run(helper, calls[start + 1]);
+			open();
+			answers = [await running, second];
+		} else answers = [await run(helper, calls[start])];
 		const rows = (await repository.find()).map((row) => ({ row: `${row.workflowId}|${row.context}`, value: row.value }));
 		for (const answer of answers) out.push({ answer: answer ?? null, rows: rows.sort((a, b) => a.row.localeCompare(b.row)) });
-		start = end;
+		start += answers.length;
 	}
 	process.stdout.write(JSON.stringify(out));
 	await dataSource.destroy();
