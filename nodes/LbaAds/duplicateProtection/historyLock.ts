@@ -22,8 +22,8 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
  *   deleted by a taker that has failed to insert for the lease (30 s, times 1 to 1.5 at random,
  *   so that takers that started together do not break together) without a pause of its own and
  *   without seeing the node's history change (a live holder writes it). No mark is written first,
- *   so no value is left that is not broken the same way; any number below OUR_MAX is ours (the
- *   marks of the 0.2 lock included). A row at or above OUR_MAX, or kept in another mode, is
+ *   so no value is left that is not broken the same way; any number below OUR_MAX + BREAKER_STEPS
+ *   is ours (the marks of the 0.2 lock included). A row above it, or kept in another mode, is
  *   another node's (Remove Duplicates with Scope Workflow): nothing is deleted, the run stops.
  *
  * What is assumed is in docs/duplicate-protection-design.md ("What is assumed, exactly").
@@ -31,6 +31,12 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 const LOW = Number.MIN_SAFE_INTEGER;
 /** Every number below this is one of ours (LOW, or a mark of the 0.2 lock: LOW + 1 to LOW + 3). */
 const OUR_MAX = LOW + 2 ** 50;
+/**
+ * A breaker's check writes the number it asks about (OUR_MAX, or one of these few above it) into the
+ * row before deleting it: a breaker killed in between leaves that number, and the next asks one
+ * higher, so only BREAKER_STEPS + 1 breakers killed in a row at that step leave a row that is never broken.
+ */
+const BREAKER_STEPS = 16;
 const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 
 /** Exported so that tests can shorten them; the defaults hold for production. */
@@ -234,12 +240,17 @@ async function acquire(ctx: IExecuteFunctions): Promise<void> {
 	}
 }
 
-/** A row that stayed for the whole lease: ours (any value below OUR_MAX) is deleted; another node's stops the run. */
+/** A row that stayed for the whole lease: ours (any value below OUR_MAX + BREAKER_STEPS) is deleted; another node's stops the run. */
 async function breakLeftOver(ctx: IExecuteFunctions): Promise<void> {
-	const added = await lockCall(ctx, [LOW, OUR_MAX]);
-	// Missing meanwhile: the call inserted OUR_MAX; deleted below like any row of ours.
-	if (added !== 'inserted' && !added.has(OUR_MAX)) throw foreignRow(ctx);
-	await release(ctx);
+	for (let step = 0; step <= BREAKER_STEPS; step++) {
+		// New only above the row (so the row is ours), and then written into it; missing meanwhile: inserted.
+		const added = await lockCall(ctx, [LOW, OUR_MAX + step]);
+		if (added === 'inserted' || added.has(OUR_MAX + step)) {
+			await release(ctx);
+			return;
+		}
+	}
+	throw foreignRow(ctx);
 }
 
 /** Writes `values` to the lock row: 'inserted' when the call created the row, else the values that were above it. */

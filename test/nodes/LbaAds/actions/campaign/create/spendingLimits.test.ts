@@ -1,0 +1,32 @@
+/**
+ * Max Campaigns per Execution across runs of one execution (a loop, or an AI agent calling the
+ * tool again): n8n gives a node the same context object for the whole execution
+ * (`getContext('node')`), and the limit counts what earlier runs let through in it. The engine and
+ * real n8n show the rest (create.spendingLimits.test.ts, test/e2e/ai-agent.e2e.test.ts).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { reserveCampaigns, type Spending } from '../../../../../../nodes/LbaAds/actions/campaign/create/spendingLimits';
+
+const spending = (maxCampaignsPerExecution: number): Spending => ({ smsQuantity: 1, smsBilled: 1, maxSmsPerCampaign: 0, maxCampaignsPerExecution });
+
+/** One execution's node context, as n8n keeps it between runs of the node. */
+function execution(): IExecuteFunctions {
+	const nodeContext: IDataObject = {};
+	return { getContext: () => nodeContext, getNode: () => ({ name: 'LBA Ads' }) } as unknown as IExecuteFunctions;
+}
+
+describe('Max Campaigns per Execution across runs of one execution', () => {
+	it('an agent calling the tool three times with one campaign each passes a cap of 2 only twice', () => {
+		const ctx = execution();
+		const call = () => reserveCampaigns(ctx, [{ itemIndex: 0, spending: spending(2) }]);
+		expect(call).not.toThrow();
+		expect(call).not.toThrow();
+		expect(call).toThrow('Over the spending limit Max Campaigns per Execution (2), nothing was sent: this run has 1 campaign(s) and 2 were sent earlier in this execution');
+	});
+
+	it('another execution starts from zero', () => {
+		reserveCampaigns(execution(), [{ itemIndex: 0, spending: spending(1) }]);
+		expect(() => reserveCampaigns(execution(), [{ itemIndex: 0, spending: spending(1) }])).not.toThrow();
+	});
+});

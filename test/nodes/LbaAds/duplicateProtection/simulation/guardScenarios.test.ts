@@ -1,0 +1,92 @@
+/**
+ * Two rules of the guard, each in one scripted schedule on the virtual clock at production timings
+ * (the simulation's random schedules count their failures apart or not at all).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { ApiRequestError } from '../../../../../nodes/shared/transport';
+import { VirtualClock } from './clock';
+import { Random } from './random';
+import { PRODUCTION } from './schedule';
+import { StoreModel, type StatementSource } from './store';
+import { createRun, Service, SimProcess, type ItemPlan, type LockTask, type RunRecord } from './world';
+
+/** The service, answering each send as the test says (by item key and resend). */
+class ScriptedService extends Service {
+	constructor(
+		private readonly simClock: VirtualClock,
+		private readonly answer: (item: ItemPlan) => 'created' | 'refused',
+	) {
+		super(simClock, new Random(1), { refused: 0, unknownCreated: 0, unknownNotCreated: 0 }, () => 50);
+	}
+
+	override async create(owner: SimProcess, run: number, item: ItemPlan): Promise<void> {
+		await this.simClock.sleep(owner, 50);
+		if (this.answer(item) === 'refused') {
+			const error = Object.create(ApiRequestError.prototype) as ApiRequestError;
+			throw Object.assign(error, { message: 'Bad request', failureClass: { outcome: 'refused' } });
+		}
+		this.creations.push({ key: item.key, retryKey: item.retryKey, time: this.simClock.now, run, resend: item.resend });
+	}
+}
+
+function world(answer: (item: ItemPlan) => 'created' | 'refused') {
+	const clock = new VirtualClock();
+	const store = new StoreModel(clock);
+	const tasks: LockTask[] = [];
+	const random = new Random(7);
+	const service = new ScriptedService(clock, answer);
+	const procs = [0, 1, 2].map(
+		(id) =>
+			new SimProcess(id, clock, random.fork(), tasks, (guard, lock) => {
+				Object.assign(lock.lockTiming, PRODUCTION.lock);
+				Object.assign(guard.twinWait, PRODUCTION.twin);
+			}),
+	);
+	const source = (process: SimProcess): StatementSource => ({ process, latency: () => ({ toDatabase: 1, back: 1 }) });
+	const run = (id: number, process: SimProcess, items: ItemPlan[]): { record: RunRecord; ctx: IExecuteFunctions } => {
+		const record: RunRecord = { id, process: process.id, kind: 'create', items, started: clock.now, ends: new Map(), hints: [], claimedAt: new Map(), settleStartedAt: new Map() };
+		return { record, ctx: process.context(store, source(process), record) };
+	};
+	/** Starts a run; its record is complete once the clock has run. */
+	const start = (id: number, process: SimProcess, items: ItemPlan[]) => {
+		const { record, ctx } = run(id, process, items);
+		void createRun(process, ctx, record, service, 4, () => clock.now).then(() => (record.ended = clock.now));
+		return record;
+	};
+	const create = async (id: number, process: SimProcess, items: ItemPlan[]) => {
+		const record = start(id, process, items);
+		await clock.run(Infinity);
+		return record;
+	};
+	return { clock, procs, service, start, create };
+}
+
+const item = (key: string, execution: number, index: number, resend = false): ItemPlan => ({ key, retryKey: `retry:v1:E${execution}:${index}`, resend });
+
+describe('the guard in scripted schedules', () => {
+	it('a Resend of a campaign in the same wave as its first item, refused by the service, does not erase the first item\'s "created" record', async () => {
+		const { procs, service, create } = world((sent) => (sent.resend ? 'refused' : 'created'));
+		const first = await create(0, procs[0], [item('content:v2:C0', 0, 0), item('content:v2:C0', 0, 1, true)]);
+		expect([...first.ends.values()].map((end) => end.kind)).toEqual(['created', 'failed']);
+		const again = await create(1, procs[1], [item('content:v2:C0', 1, 0)]);
+		expect(again.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'created' } });
+		expect(service.creations.filter((c) => !c.resend)).toHaveLength(1);
+	});
+
+	it('a "sending" mark a killed run left is waited for once (10 s), then taken out: the next run does not wait', async () => {
+		const { clock, procs, start, create, service } = world(() => 'created');
+		// Process 0 claims C0 and is killed while sending it (before its answer): its claim and its "sending" mark stay.
+		const killed = start(0, procs[0], [item('content:v2:C0', 0, 0)]);
+		clock.at(30, undefined, 'timer', () => (procs[0].killed = true));
+		await clock.run(Infinity);
+		expect(killed.claimedAt.has(0)).toBe(true);
+		expect(service.creations).toEqual([]);
+		const second = await create(1, procs[1], [item('content:v2:C0', 1, 0)]);
+		expect(second.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown' } });
+		expect(second.ended! - second.started).toBeGreaterThanOrEqual(10_000);
+		const third = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
+		expect(third.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown' } });
+		expect(third.ended! - third.started).toBeLessThan(1_000);
+	});
+});
