@@ -77,7 +77,7 @@ const CAMPAIGNS_PER_PAIR_CALL = 5;
 /** Campaign ids and idempotency keys differ between two services and runs; all else must match. */
 function comparable(value: unknown): unknown {
 	return JSON.parse(JSON.stringify(value), (key, inner) =>
-		['campaignId', 'idempotencyKey'].includes(key) ? `<${key}>` : typeof inner === 'string' && /^[0-9A-F]{16}-\d{2}$/.test(inner) ? '<channelId>' : inner,
+		['campaignId', 'idempotencyKey', 'forgetKeys'].includes(key) ? `<${key}>` : typeof inner === 'string' && /^[0-9A-F]{16}-\d{2}$/.test(inner) ? '<channelId>' : inner,
 	);
 }
 
