@@ -18,4 +18,5 @@ module.exports = {
 	// most of its time waiting on its n8n (about a third of a core measured under load), so on
 	// CI's 2 cores two of them overlap.
 	maxWorkers: 2,
+	testSequencer: '<rootDir>/test/e2e/sequencer.js',
 };
