@@ -26,7 +26,13 @@ export type HeldBack = { itemIndex: number; candidate: Candidate; by: 'retry' | 
  * history lock: one call to record, one to ask the questions the answer raised (was it created?),
  * one to take out what the questions recorded.
  */
-export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLock): Promise<HeldBack[]> {
+export interface LookUp {
+	held: HeldBack[];
+	/** What this claim recorded as new: only these keys may its settle release (another run holds the others). */
+	recordedNow: Set<string>;
+}
+
+export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLock): Promise<LookUp> {
 	const helpers = ctx.helpers;
 	// A "sending" mark says a run is sending the campaign now: recorded with its claim, taken out when it settles.
 	const toRecord = unique(toClaim.flatMap((c) => [c.key, c.retryKey, sendingMark(c.key)]));
@@ -47,9 +53,8 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 			// With Resend, held back below only if the execution this one retries created it.
 			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'retry', created: false });
 			questions.push(createdMark(candidate.retryKey));
-		} else if (candidate.resend && recorded.has(candidate.key)) {
-			staleMarks.push(createdMark(candidate.key));
 		}
+		// A Resend of a recorded key keeps that key's "created" mark: a refused Resend must not erase an earlier creation.
 	}
 	let answers = new Set<string>();
 	let newlyRecorded: string[] = [];
@@ -66,7 +71,6 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 		item.created = answers.has(createdMark(item.by === 'retry' ? retryKey : key));
 		if (item.by === 'retry' && resend && !item.created) {
 			// Resend, and the execution this one retries did not create it (or does not know): sent.
-			if (recorded.has(key)) staleMarks.push(createdMark(key));
 			continue;
 		}
 		held.push(item);
@@ -84,5 +88,5 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 		await lock.check();
 		await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
 	}
-	return held;
+	return { held, recordedNow };
 }

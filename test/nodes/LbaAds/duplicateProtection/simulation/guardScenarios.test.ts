@@ -74,6 +74,34 @@ describe('the guard in scripted schedules', () => {
 		expect(service.creations.filter((c) => !c.resend)).toHaveLength(1);
 	});
 
+	it('a Resend of a campaign an earlier run created, refused by the service, keeps that run\'s record: a later run does not send it again', async () => {
+		const { procs, service, create } = world((sent) => (sent.resend ? 'refused' : 'created'));
+		await create(0, procs[0], [item('content:v2:C0', 0, 0)]);
+		const resend = await create(1, procs[1], [item('content:v2:C0', 1, 0, true)]);
+		expect(resend.ends.get(0)).toMatchObject({ kind: 'failed' });
+		const later = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
+		expect(later.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'created' } });
+		expect(service.creations.map((c) => c.run)).toEqual([0]);
+	});
+
+	it('a Retry\'s item that waited for another execution sending its campaign, refused, stays held back by its retry key: the execution it retries created it', async () => {
+		// Execution 0 created C0; its Retry has $now moved (key C0b) while execution 1 sends C0b and is refused.
+		const { clock, procs, service, start } = world((sent) => (sent.retryKey === 'retry:v1:E1:0' ? 'refused' : 'created'));
+		start(0, procs[0], [item('content:v2:C0', 0, 0)]);
+		await clock.run(Infinity);
+		const twin = start(1, procs[1], [item('content:v2:C0b', 1, 0)]);
+		let retry: RunRecord | undefined;
+		clock.at(clock.now + 15, undefined, 'timer', () => (retry = start(2, procs[2], [item('content:v2:C0b', 0, 0)])));
+		await clock.run(Infinity);
+		expect(twin.ends.get(0)).toMatchObject({ kind: 'failed' });
+		expect(retry!.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'created', reason: expect.stringMatching(/^Created by the execution this one retries/) } });
+		expect(service.creations.map((c) => c.run)).toEqual([0]);
+		// What the Retry recorded while it waited is taken out: a new execution sends C0b.
+		const later = start(3, procs[0], [item('content:v2:C0b', 3, 0)]);
+		await clock.run(Infinity);
+		expect(later.ends.get(0)).toMatchObject({ kind: 'created' });
+	});
+
 	it('a "sending" mark a killed run left is waited for once (10 s), then taken out: the next run does not wait', async () => {
 		const { clock, procs, start, create, service } = world(() => 'created');
 		// Process 0 claims C0 and is killed while sending it (before its answer): its claim and its "sending" mark stay.
