@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { createdMark, forgetKeysOf, HOW_TO_RESEND, sendingMark } from './keys';
+import { createdMark, forgetKeysOf, HOW_TO_RESEND, questionMark, sendingMark } from './keys';
 import { failureOutcome } from '../../shared/transport';
 import { tellErased, tellRepeat, nothingMoreSent, NOTHING_SENT, REASONS, SENT_NOT_RECORDED } from './guardWording';
 import { lookUp, type Candidate } from './historyLookUp';
@@ -157,7 +157,9 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 			}
 			for (const key of keep) release.delete(key); // another item of this run with the key may have created it
 			const sending = results.flatMap(({ itemIndex }) => (claimed.has(itemIndex) ? [sendingMark(claimed.get(itemIndex)!.key)] : []));
-			const forget = unique([...[...release].flatMap((key) => [key, createdMark(key)]), ...sending]);
+			// A question a stopped run left beside a mark now true would make it read "may have been created".
+			const settledQuestions = [...marks].map(questionMark);
+			const forget = unique([...[...release].flatMap((key) => [key, createdMark(key)]), ...sending, ...settledQuestions]);
 			if (!keep.size && !forget.length) return;
 			await storeCall(ctx, SENT_NOT_RECORDED, async (lock) => {
 				if (keep.size) {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { createdMark, sendingMark } from './keys';
 import type { HeldLock } from './historyLock';
-import { asStrings, askOptions, SCOPE, STORE_OPTIONS, unique } from './historyStore';
+import { asStrings, askHistory, askOptions, SCOPE, STORE_OPTIONS, unique } from './historyStore';
 
 /** Looking up what the history holds for a wave of campaigns about to be sent. */
 
@@ -60,10 +60,7 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 	let newlyRecorded: string[] = [];
 	if (questions.length) {
 		await lock.check();
-		const asked = unique(questions);
-		const answer = await helpers.checkProcessedAndRecord(asked, SCOPE, askOptions(toRecord.length + asked.length));
-		answers = asStrings(answer.processed);
-		newlyRecorded = answer.new.map(String);
+		({ created: answers, takeOut: newlyRecorded } = await askHistory(ctx, unique(questions), [], toRecord.length));
 	}
 	const held: HeldBack[] = [];
 	for (const item of heldBack) {

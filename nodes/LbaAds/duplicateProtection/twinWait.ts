@@ -4,7 +4,7 @@ import { sleep } from 'n8n-workflow';
 import { createdMark, sendingMark } from './keys';
 import type { HeldLock } from './historyLock';
 import type { HeldBack } from './historyLookUp';
-import { asStrings, askOptions, SCOPE, STORE_OPTIONS, storeCall, unique } from './historyStore';
+import { asStrings, askHistory, askOptions, SCOPE, STORE_OPTIONS, storeCall, unique } from './historyStore';
 
 /** Waiting for a twin: another execution sending the same campaign now, and its answer. */
 
@@ -36,15 +36,15 @@ export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], wait
 			const { new: released } = await ctx.helpers.checkProcessedAndRecord(keys, SCOPE, askOptions(room));
 			const claimedNow = asStrings(released);
 			const stillRecorded = keys.filter((key) => !claimedNow.has(key));
-			let answers = new Set<string>();
+			let created = new Set<string>();
+			let sending = new Set<string>();
 			if (stillRecorded.length) {
 				await lock.check();
-				const questions = stillRecorded.flatMap((key) => [createdMark(key), sendingMark(key)]);
-				const answer = await ctx.helpers.checkProcessedAndRecord(questions, SCOPE, askOptions(room));
-				answers = asStrings(answer.processed);
-				if (answer.new.length) {
+				const answer = await askHistory(ctx, stillRecorded.map(createdMark), stillRecorded.map(sendingMark), keys.length);
+				({ created, seen: sending } = answer);
+				if (answer.takeOut.length) {
 					await lock.check();
-					await ctx.helpers.removeProcessed(answer.new, SCOPE, STORE_OPTIONS);
+					await ctx.helpers.removeProcessed(answer.takeOut, SCOPE, STORE_OPTIONS);
 				}
 			}
 			if (claimedNow.size) {
@@ -65,8 +65,8 @@ export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], wait
 			for (const held of pending) {
 				const { key } = held.candidate;
 				if (claimedNow.has(key)) outcome.set(held.itemIndex, false);
-				else if (answers.has(createdMark(key))) outcome.set(held.itemIndex, true);
-				else if (answers.has(sendingMark(key))) open.push(held); // still being sent
+				else if (created.has(createdMark(key))) outcome.set(held.itemIndex, true);
+				else if (sending.has(sendingMark(key))) open.push(held); // still being sent
 				// else: that run ended without knowing either ("may have been created"): nothing to wait for
 			}
 		});
@@ -86,12 +86,10 @@ export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], wait
  */
 async function holdByRetryKey(ctx: IExecuteFunctions, lock: HeldLock, heldByRetry: HeldBack[], recordedNow: Set<string>, claimedNow: Set<string>, room: number): Promise<void> {
 	await lock.check();
-	const questions = heldByRetry.map(({ candidate }) => createdMark(candidate.retryKey));
-	const answer = await ctx.helpers.checkProcessedAndRecord(questions, SCOPE, askOptions(room + questions.length));
-	const created = asStrings(answer.processed);
+	const { created, takeOut } = await askHistory(ctx, heldByRetry.map(({ candidate }) => createdMark(candidate.retryKey)), [], room);
 	const ownRecords = heldByRetry.flatMap(({ candidate }) => [candidate.key, ...(recordedNow.has(sendingMark(candidate.key)) ? [sendingMark(candidate.key)] : [])]);
 	await lock.check();
-	await ctx.helpers.removeProcessed(unique([...answer.new.map(String), ...ownRecords]), SCOPE, STORE_OPTIONS);
+	await ctx.helpers.removeProcessed(unique([...takeOut, ...ownRecords]), SCOPE, STORE_OPTIONS);
 	for (const held of heldByRetry) {
 		held.by = 'retry';
 		held.created = created.has(createdMark(held.candidate.retryKey));

@@ -69,9 +69,7 @@ export function checkInvariants(history: History): Verdict {
 				return;
 			}
 			const saysCreated = end.kind === 'skipped' && (end.json.earlierOutcome === 'created' || end.json.earlierOutcome === 'sameRun');
-			if (saysCreated && !created(item) && !(sameAs && created(sameAs)) && questionLeft(history, item.key)) {
-				guardFindings.push(`a claim stopped between asking whether ${item.key} was created and taking the question out: the question stayed as a "created" mark, and run ${run.id} was told it was created`);
-			} else if (saysCreated && !created(item) && !(sameAs && created(sameAs))) violations.push(`run ${run.id} item ${index}: told "${String(end.json.reason)}", but ${item.key} was never created`);
+			if (saysCreated && !created(item) && !(sameAs && created(sameAs))) violations.push(`run ${run.id} item ${index}: told "${String(end.json.reason)}", but ${item.key} was never created`);
 		});
 	}
 	// An item held back by its retry key was told through the execution it retries.
@@ -213,18 +211,4 @@ function groupBy<T>(values: T[], keyOf: (value: T) => string): Map<string, T[]> 
 	const groups = new Map<string, T[]>();
 	for (const value of values) groups.set(keyOf(value), [...(groups.get(keyOf(value)) ?? []), value]);
 	return groups;
-}
-
-
-/**
- * Whether the "created" mark of `key` came into the history from a run that did not create it: the
- * store answers a question only by recording it, and a claim that stopped before taking it out left it.
- */
-function questionLeft(history: History, key: string): boolean {
-	const mark = StoreModel.hash(`created:${key}`);
-	const added = history.store.executed.find(
-		(e) => isHistoryRow(e) && isWrite(e) && Array.isArray(e.after?.data) && e.after.data.includes(mark) && !(Array.isArray(e.before?.data) && e.before.data.includes(mark)),
-	);
-	const run = history.runs.find((r) => r.id === (added?.sentBy as LockTask | undefined)?.run);
-	return run !== undefined && !run.items.some((item, index) => item.key === key && run.ends.get(index)?.kind === 'created');
 }
