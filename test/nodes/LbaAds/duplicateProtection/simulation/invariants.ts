@@ -15,7 +15,7 @@ export interface Verdict {
 	assumptionsBroken: string[];
 	/** Two lock tasks wrote the history at once. */
 	twoHolders: boolean;
-	/** Known defects of the guard (campaignGuard.ts, not this simulation's to fix), counted apart and reported. */
+	/** Known defects of the guard not fixed yet (docs/simulation.md, "Found by the simulation"), counted apart and reported. */
 	guardFindings: string[];
 	/** A breaker deleted a live holder's row (whether or not two holders followed). */
 	liveRowBroken: boolean;
