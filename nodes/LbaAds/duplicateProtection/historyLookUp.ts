@@ -21,17 +21,17 @@ export interface Candidate {
 
 export type HeldBack = { itemIndex: number; candidate: Candidate; by: 'retry' | 'key'; created: boolean; beingSent?: boolean };
 
-/**
- * Records a wave's keys and retry keys, and says which items must not be sent. All under the
- * history lock: one call to record, one to ask the questions the answer raised (was it created?),
- * one to take out what the questions recorded.
- */
 export interface LookUp {
 	held: HeldBack[];
 	/** What this claim recorded as new: only these keys may its settle release (another run holds the others). */
 	recordedNow: Set<string>;
 }
 
+/**
+ * Records a wave's keys and retry keys, and says which items must not be sent. All under the
+ * history lock: one call to record, one to ask the questions the answer raised (was it created?),
+ * one to take out what the questions recorded.
+ */
 export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLock): Promise<LookUp> {
 	const helpers = ctx.helpers;
 	// A "sending" mark says a run is sending the campaign now: recorded with its claim, taken out when it settles.
