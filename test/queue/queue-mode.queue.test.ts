@@ -457,8 +457,10 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 	async function outageRun(prefix: string, outage: () => Promise<void>, outageLabel: string) {
 		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 100, times: 1000 });
 		// A caller gives up after 30 s (the calls take about 1 s; n8n would keep a caller waiting indefinitely).
-		const call = (n: number) =>
-			callWebhook(queue.main, 'create-campaigns', { prefix: `${prefix}-${n}`, count: 10 }, 30_000).catch((error: Error & { ms: number }) => ({ status: 0, body: error.message, ms: error.ms }));
+		// Calling again after the outage may meet the history lock left behind by a run whose release failed
+		// while the database was down: it is broken after its lease (30 to 45 s), so that call waits 90 s.
+		const call = (n: number, timeoutMs = 30_000) =>
+			callWebhook(queue.main, 'create-campaigns', { prefix: `${prefix}-${n}`, count: 10 }, timeoutMs).catch((error: Error & { ms: number }) => ({ status: 0, body: error.message, ms: error.ms }));
 		const firstExecution = Number((await latestExecution(queue.rest, campaignsWorkflow.id))?.id ?? 0) + 1;
 		const before = [1, 2, 3, 4].map(call);
 		await waitUntil(`campaigns of ${prefix}`, async () => (await journal(prefix)).length >= 5);
@@ -472,7 +474,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 
 		const finals: Json[][] = [];
 		for (const [index, answer] of answers.entries()) {
-			const final = answer.status === 200 ? answer : await call(index + 1);
+			const final = answer.status === 200 ? answer : await call(index + 1, 90_000);
 			expect(final.status).toBe(200);
 			finals.push(final.body as Json[]);
 		}
