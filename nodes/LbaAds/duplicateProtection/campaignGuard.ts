@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { createdMark, forgetKeysOf, HOW_TO_RESEND, sendingMark } from './keys';
+import { createdMark, forgetKeysOf, HOW_TO_RESEND, questionMark, sendingMark } from './keys';
 import { failureOutcome } from '../../shared/transport';
 import { tellErased, tellRepeat, nothingMoreSent, NOTHING_SENT, REASONS, SENT_NOT_RECORDED } from './guardWording';
 import { lookUp, type Candidate } from './historyLookUp';
@@ -58,6 +58,8 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 	/** Items held back, for repeats that follow them. */
 	const skipped = new Map<number, IDataObject>();
 	const claimed = new Map<number, Candidate>();
+	/** The keys each claimed item's claim recorded as new: all its settle may release. */
+	const recordedByClaim = new Map<number, Set<string>>();
 	/** How each sent item ended, for repeats of it; and the repeats waiting for that. */
 	const ended = new Map<number, SentResult>();
 	const waitingRepeats = new Map<number, IDataObject[]>();
@@ -80,7 +82,9 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 			}
 
 			const description = sentSoFar ? nothingMoreSent(sentSoFar, options.datesFollowClock === true) : NOTHING_SENT;
-			const heldBack = toClaim.length ? await storeCall(ctx, description, async (lock) => await lookUp(ctx, toClaim, lock)) : [];
+			const { held: heldBack, recordedNow } = toClaim.length
+				? await storeCall(ctx, description, async (lock) => await lookUp(ctx, toClaim, lock))
+				: { held: [], recordedNow: new Set<string>() };
 			// A campaign another execution is sending now: its answer, within that run's timeout.
 			const twins = heldBack.filter((held) => held.by === 'key' && !held.created && held.beingSent);
 			const settled = twins.length ? await awaitTwins(ctx, twins, twinWait.waitMs, description) : new Map<number, boolean>();
@@ -103,7 +107,13 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 				result.set(held.itemIndex, json);
 				skipped.set(held.itemIndex, json);
 			}
-			for (const candidate of toClaim) if (!heldIndexes.has(candidate.itemIndex)) claimed.set(candidate.itemIndex, candidate);
+			for (const candidate of toClaim) {
+				if (heldIndexes.has(candidate.itemIndex)) continue;
+				claimed.set(candidate.itemIndex, candidate);
+				// A twin claimed after the other run's release recorded both keys anew (twinWait.ts).
+				const ownKeys = settled.has(candidate.itemIndex) ? [candidate.key, candidate.retryKey] : [candidate.key, candidate.retryKey].filter((key) => recordedNow.has(key));
+				recordedByClaim.set(candidate.itemIndex, new Set(ownKeys));
+			}
 			// A repeat shares its first item's fate: held back with it, or told how it ended once it has.
 			for (const { itemIndex, first, key } of repeats) {
 				const firstSkipped = skipped.get(first);
@@ -141,12 +151,15 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 					sentSoFar++;
 					for (const key of keys) keep.add(key);
 				} else {
-					for (const key of keys) release.add(key);
+					// Only what this claim recorded: a key recorded before it (a Resend of a campaign created earlier) stays with its record.
+					for (const key of keys) if (recordedByClaim.get(result.itemIndex)?.has(key)) release.add(key);
 				}
 			}
 			for (const key of keep) release.delete(key); // another item of this run with the key may have created it
 			const sending = results.flatMap(({ itemIndex }) => (claimed.has(itemIndex) ? [sendingMark(claimed.get(itemIndex)!.key)] : []));
-			const forget = unique([...[...release].flatMap((key) => [key, createdMark(key)]), ...sending]);
+			// A question a stopped run left beside a mark now true would make it read "may have been created".
+			const settledQuestions = [...marks].map(questionMark);
+			const forget = unique([...[...release].flatMap((key) => [key, createdMark(key)]), ...sending, ...settledQuestions]);
 			if (!keep.size && !forget.length) return;
 			await storeCall(ctx, SENT_NOT_RECORDED, async (lock) => {
 				if (keep.size) {

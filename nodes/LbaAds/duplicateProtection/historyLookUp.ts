@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { createdMark, sendingMark } from './keys';
 import type { HeldLock } from './historyLock';
-import { asStrings, askOptions, SCOPE, STORE_OPTIONS, unique } from './historyStore';
+import { asStrings, askHistory, askOptions, SCOPE, STORE_OPTIONS, unique } from './historyStore';
 
 /** Looking up what the history holds for a wave of campaigns about to be sent. */
 
@@ -21,12 +21,18 @@ export interface Candidate {
 
 export type HeldBack = { itemIndex: number; candidate: Candidate; by: 'retry' | 'key'; created: boolean; beingSent?: boolean };
 
+export interface LookUp {
+	held: HeldBack[];
+	/** What this claim recorded as new: only these keys may its settle release (another run holds the others). */
+	recordedNow: Set<string>;
+}
+
 /**
  * Records a wave's keys and retry keys, and says which items must not be sent. All under the
  * history lock: one call to record, one to ask the questions the answer raised (was it created?),
  * one to take out what the questions recorded.
  */
-export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLock): Promise<HeldBack[]> {
+export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock: HeldLock): Promise<LookUp> {
 	const helpers = ctx.helpers;
 	// A "sending" mark says a run is sending the campaign now: recorded with its claim, taken out when it settles.
 	const toRecord = unique(toClaim.flatMap((c) => [c.key, c.retryKey, sendingMark(c.key)]));
@@ -47,18 +53,14 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 			// With Resend, held back below only if the execution this one retries created it.
 			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'retry', created: false });
 			questions.push(createdMark(candidate.retryKey));
-		} else if (candidate.resend && recorded.has(candidate.key)) {
-			staleMarks.push(createdMark(candidate.key));
 		}
+		// A Resend of a recorded key keeps that key's "created" mark: a refused Resend must not erase an earlier creation.
 	}
 	let answers = new Set<string>();
 	let newlyRecorded: string[] = [];
 	if (questions.length) {
 		await lock.check();
-		const asked = unique(questions);
-		const answer = await helpers.checkProcessedAndRecord(asked, SCOPE, askOptions(toRecord.length + asked.length));
-		answers = asStrings(answer.processed);
-		newlyRecorded = answer.new.map(String);
+		({ created: answers, takeOut: newlyRecorded } = await askHistory(ctx, unique(questions), [], toRecord.length));
 	}
 	const held: HeldBack[] = [];
 	for (const item of heldBack) {
@@ -66,7 +68,6 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 		item.created = answers.has(createdMark(item.by === 'retry' ? retryKey : key));
 		if (item.by === 'retry' && resend && !item.created) {
 			// Resend, and the execution this one retries did not create it (or does not know): sent.
-			if (recorded.has(key)) staleMarks.push(createdMark(key));
 			continue;
 		}
 		held.push(item);
@@ -84,5 +85,5 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 		await lock.check();
 		await helpers.removeProcessed(removals, SCOPE, STORE_OPTIONS);
 	}
-	return held;
+	return { held, recordedNow };
 }

@@ -1,7 +1,7 @@
 import type { DeduplicationItemTypes, ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { createdMark } from './keys';
+import { createdMark, questionMark } from './keys';
 import { HistoryLockError, withHistoryLock, type HeldLock } from './historyLock';
 
 /**
@@ -25,12 +25,36 @@ export const askOptions = (questions: number): ICheckProcessedOptions => ({ mode
 export const unique = (values: string[]) => [...new Set(values)];
 export const asStrings = (values: DeduplicationItemTypes[]) => new Set(values.map(String));
 
+export interface Answers {
+	/** The "created" marks asked about that are true. */
+	created: Set<string>;
+	/** Everything the other questions found already recorded. */
+	seen: Set<string>;
+	/** What the questions recorded, to take out again (under the same lock). */
+	takeOut: string[];
+}
+
+/**
+ * Asks which of `marks` ("created" marks) the history holds, and which of `others`. Each mark is
+ * asked with its question mark: a mark found with a question mark a stopped run left is not
+ * believed (it may be that run's question), and a question mark found without its mark is known
+ * to be left over, so it is taken out. `room` is what this use of the lock recorded before.
+ */
+export async function askHistory(ctx: IExecuteFunctions, marks: string[], others: string[], room: number): Promise<Answers> {
+	const asked = unique([...marks, ...marks.map(questionMark), ...others]);
+	const answer = await ctx.helpers.checkProcessedAndRecord(asked, SCOPE, askOptions(room + asked.length));
+	const seen = asStrings(answer.processed);
+	const created = new Set(marks.filter((mark) => seen.has(mark) && !seen.has(questionMark(mark))));
+	const leftOver = marks.filter((mark) => !seen.has(mark) && seen.has(questionMark(mark))).map(questionMark);
+	return { created, seen, takeOut: unique([...answer.new.map(String), ...leftOver]) };
+}
+
 /** Forgets the given keys (with their "created" marks), or all of this node's history; returns the entries before. */
 export async function forgetCampaigns(ctx: IExecuteFunctions, keys: string[] | 'all'): Promise<number> {
 	return await storeCall(ctx, 'Nothing was forgotten.', async () => {
 		const before = await ctx.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
 		if (keys === 'all') await ctx.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS);
-		else if (keys.length) await ctx.helpers.removeProcessed(unique(keys.flatMap((key) => [key, createdMark(key)])), SCOPE, STORE_OPTIONS);
+		else if (keys.length) await ctx.helpers.removeProcessed(unique(keys.flatMap((key) => [key, createdMark(key), questionMark(createdMark(key))])), SCOPE, STORE_OPTIONS);
 		return before;
 	});
 }

@@ -122,3 +122,9 @@ export const sendingMark = (key: string) => `sending:${key}`;
 
 /** Recorded beside a key once its campaign was created. */
 export const createdMark = (key: string) => `${CREATED_PREFIX}${key}`;
+
+/**
+ * Recorded with a question about a "created" mark, in the same write, and taken out with it: the
+ * store answers only by recording, so a question a stopped run left behind must not read as "created".
+ */
+export const questionMark = (mark: string) => `asking:${mark}`;

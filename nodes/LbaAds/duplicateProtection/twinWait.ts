@@ -2,8 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { createdMark, sendingMark } from './keys';
+import type { HeldLock } from './historyLock';
 import type { HeldBack } from './historyLookUp';
-import { asStrings, askOptions, SCOPE, STORE_OPTIONS, storeCall, unique } from './historyStore';
+import { asStrings, askHistory, askOptions, SCOPE, STORE_OPTIONS, storeCall, unique } from './historyStore';
 
 /** Waiting for a twin: another execution sending the same campaign now, and its answer. */
 
@@ -17,7 +18,8 @@ export const twinWait = { waitMs: 10_000, firstPollMs: 200, maxPollMs: 2_000 };
 /**
  * Another execution recorded these campaigns and has not said how they ended: it may be sending
  * them now. Asks again until each is created (true) or released, then claimed by this run (false),
- * for at most `waitMs`; what is still open then stays held back as "may have been created".
+ * for at most `waitMs`; what is still open then stays held back as "may have been created". A twin
+ * released whose retry key was recorded is not claimed: it changes to held back by that key (`by: 'retry'`).
  */
 export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], waitMs: number, description: string): Promise<Map<number, boolean>> {
 	const outcome = new Map<number, boolean>();
@@ -34,33 +36,37 @@ export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], wait
 			const { new: released } = await ctx.helpers.checkProcessedAndRecord(keys, SCOPE, askOptions(room));
 			const claimedNow = asStrings(released);
 			const stillRecorded = keys.filter((key) => !claimedNow.has(key));
-			let answers = new Set<string>();
+			let created = new Set<string>();
+			let sending = new Set<string>();
 			if (stillRecorded.length) {
 				await lock.check();
-				const questions = stillRecorded.flatMap((key) => [createdMark(key), sendingMark(key)]);
-				const answer = await ctx.helpers.checkProcessedAndRecord(questions, SCOPE, askOptions(room));
-				answers = asStrings(answer.processed);
-				if (answer.new.length) {
+				const answer = await askHistory(ctx, stillRecorded.map(createdMark), stillRecorded.map(sendingMark), keys.length);
+				({ created, seen: sending } = answer);
+				if (answer.takeOut.length) {
 					await lock.check();
-					await ctx.helpers.removeProcessed(answer.new, SCOPE, STORE_OPTIONS);
+					await ctx.helpers.removeProcessed(answer.takeOut, SCOPE, STORE_OPTIONS);
 				}
 			}
 			if (claimedNow.size) {
 				// Claimed by this run now: its retry keys and "sending" marks too, as a claim records them.
 				await lock.check();
 				const claims = pending.filter(({ candidate }) => claimedNow.has(candidate.key));
-				await ctx.helpers.checkProcessedAndRecord(
+				const recorded = await ctx.helpers.checkProcessedAndRecord(
 					claims.flatMap(({ candidate }) => [candidate.retryKey, sendingMark(candidate.key)]),
 					SCOPE,
 					askOptions(room),
 				);
+				// A retry key already there holds the item back, as at a claim (historyLookUp.ts): the execution this one retries sent it.
+				const retried = asStrings(recorded.processed);
+				const heldByRetry = claims.filter(({ candidate }) => retried.has(candidate.retryKey));
+				if (heldByRetry.length) await holdByRetryKey(ctx, lock, heldByRetry, asStrings(recorded.new), claimedNow, room);
 			}
 			open = [];
 			for (const held of pending) {
 				const { key } = held.candidate;
 				if (claimedNow.has(key)) outcome.set(held.itemIndex, false);
-				else if (answers.has(createdMark(key))) outcome.set(held.itemIndex, true);
-				else if (answers.has(sendingMark(key))) open.push(held); // still being sent
+				else if (created.has(createdMark(key))) outcome.set(held.itemIndex, true);
+				else if (sending.has(sendingMark(key))) open.push(held); // still being sent
 				// else: that run ended without knowing either ("may have been created"): nothing to wait for
 			}
 		});
@@ -71,4 +77,22 @@ export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], wait
 		await storeCall(ctx, description, async () => await ctx.helpers.removeProcessed(stale, SCOPE, STORE_OPTIONS));
 	}
 	return outcome;
+}
+
+/**
+ * Twins this run claimed after the other execution released them, whose retry keys were already
+ * recorded: held back by their retry key instead (created or not, as its mark says), and what this
+ * run just recorded for them taken out again, since it sends nothing.
+ */
+async function holdByRetryKey(ctx: IExecuteFunctions, lock: HeldLock, heldByRetry: HeldBack[], recordedNow: Set<string>, claimedNow: Set<string>, room: number): Promise<void> {
+	await lock.check();
+	const { created, takeOut } = await askHistory(ctx, heldByRetry.map(({ candidate }) => createdMark(candidate.retryKey)), [], room);
+	const ownRecords = heldByRetry.flatMap(({ candidate }) => [candidate.key, ...(recordedNow.has(sendingMark(candidate.key)) ? [sendingMark(candidate.key)] : [])]);
+	await lock.check();
+	await ctx.helpers.removeProcessed(unique([...takeOut, ...ownRecords]), SCOPE, STORE_OPTIONS);
+	for (const held of heldByRetry) {
+		held.by = 'retry';
+		held.created = created.has(createdMark(held.candidate.retryKey));
+		claimedNow.delete(held.candidate.key);
+	}
 }

@@ -105,6 +105,22 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(again.items.map((item) => item.json.earlierOutcome)).toEqual(['created', 'created', 'created']);
 	});
 
+	it('a Resend of a campaign created earlier that the service refuses keeps the earlier record: a re-run holds it back as created', async () => {
+		const first = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId });
+		expect(first.items[0].json).toMatchObject({ success: true });
+		const recorded = campaignEntries();
+
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 400, body: { success: false, error: { code: 'G-400003', message: 'invalid' } }, times: 1 });
+		const resend = await runNode(context, { ...byName, options: { resend: true } }, six.slice(0, 1), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
+		expect(typeof resend.items[0].json.error).toBe('string');
+		// The earlier key and its "created" mark stay; only what the Resend recorded itself (its retry key) goes.
+		expect(campaignEntries()).toEqual(recorded);
+
+		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId });
+		expect(rerun.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
 	it.each([
 		['a 400 refusal (G-400003)', { status: 400, body: { success: false, error: { code: 'G-400003', message: 'invalid' } } }],
 		['a 401 (n8n sends a request again once after a 401, so twice)', { status: 401, times: 2 }],

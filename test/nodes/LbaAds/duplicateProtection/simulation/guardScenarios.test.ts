@@ -8,7 +8,7 @@ import { ApiRequestError } from '../../../../../nodes/shared/transport';
 import { VirtualClock } from './clock';
 import { Random } from './random';
 import { PRODUCTION } from './schedule';
-import { StoreModel, type StatementSource } from './store';
+import { StoreModel, type Executed, type StatementSource } from './store';
 import { createRun, Service, SimProcess, type ItemPlan, type LockTask, type RunRecord } from './world';
 
 /** The service, answering each send as the test says (by item key and resend). */
@@ -30,7 +30,7 @@ class ScriptedService extends Service {
 	}
 }
 
-function world(answer: (item: ItemPlan) => 'created' | 'refused') {
+function world(answer: (item: ItemPlan) => 'created' | 'refused', onExecuted?: (process: SimProcess, executed: Executed) => void) {
 	const clock = new VirtualClock();
 	const store = new StoreModel(clock);
 	const tasks: LockTask[] = [];
@@ -43,7 +43,7 @@ function world(answer: (item: ItemPlan) => 'created' | 'refused') {
 				Object.assign(guard.twinWait, PRODUCTION.twin);
 			}),
 	);
-	const source = (process: SimProcess): StatementSource => ({ process, latency: () => ({ toDatabase: 1, back: 1 }) });
+	const source = (process: SimProcess): StatementSource => ({ process, latency: () => ({ toDatabase: 1, back: 1 }), onExecuted: (executed) => onExecuted?.(process, executed) });
 	const run = (id: number, process: SimProcess, items: ItemPlan[]): { record: RunRecord; ctx: IExecuteFunctions } => {
 		const record: RunRecord = { id, process: process.id, kind: 'create', items, started: clock.now, ends: new Map(), hints: [], claimedAt: new Map(), settleStartedAt: new Map() };
 		return { record, ctx: process.context(store, source(process), record) };
@@ -74,6 +74,34 @@ describe('the guard in scripted schedules', () => {
 		expect(service.creations.filter((c) => !c.resend)).toHaveLength(1);
 	});
 
+	it('a Resend of a campaign an earlier run created, refused by the service, keeps that run\'s record: a later run does not send it again', async () => {
+		const { procs, service, create } = world((sent) => (sent.resend ? 'refused' : 'created'));
+		await create(0, procs[0], [item('content:v2:C0', 0, 0)]);
+		const resend = await create(1, procs[1], [item('content:v2:C0', 1, 0, true)]);
+		expect(resend.ends.get(0)).toMatchObject({ kind: 'failed' });
+		const later = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
+		expect(later.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'created' } });
+		expect(service.creations.map((c) => c.run)).toEqual([0]);
+	});
+
+	it('a Retry\'s item that waited for another execution sending its campaign, refused, stays held back by its retry key: the execution it retries created it', async () => {
+		// Execution 0 created C0; its Retry has $now moved (key C0b) while execution 1 sends C0b and is refused.
+		const { clock, procs, service, start } = world((sent) => (sent.retryKey === 'retry:v1:E1:0' ? 'refused' : 'created'));
+		start(0, procs[0], [item('content:v2:C0', 0, 0)]);
+		await clock.run(Infinity);
+		const twin = start(1, procs[1], [item('content:v2:C0b', 1, 0)]);
+		let retry: RunRecord | undefined;
+		clock.at(clock.now + 15, undefined, 'timer', () => (retry = start(2, procs[2], [item('content:v2:C0b', 0, 0)])));
+		await clock.run(Infinity);
+		expect(twin.ends.get(0)).toMatchObject({ kind: 'failed' });
+		expect(retry!.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'created', reason: expect.stringMatching(/^Created by the execution this one retries/) } });
+		expect(service.creations.map((c) => c.run)).toEqual([0]);
+		// What the Retry recorded while it waited is taken out: a new execution sends C0b.
+		const later = start(3, procs[0], [item('content:v2:C0b', 3, 0)]);
+		await clock.run(Infinity);
+		expect(later.ends.get(0)).toMatchObject({ kind: 'created' });
+	});
+
 	it('a "sending" mark a killed run left is waited for once (10 s), then taken out: the next run does not wait', async () => {
 		const { clock, procs, start, create, service } = world(() => 'created');
 		// Process 0 claims C0 and is killed while sending it (before its answer): its claim and its "sending" mark stay.
@@ -88,5 +116,27 @@ describe('the guard in scripted schedules', () => {
 		const third = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
 		expect(third.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown' } });
 		expect(third.ended! - third.started).toBeLessThan(1_000);
+	});
+
+	it('a claim killed between asking whether a campaign was created and taking the question out leaves no "created" answer behind', async () => {
+		const createdC0 = StoreModel.hash('created:content:v2:C0');
+		const holds = (row: Executed['after'], hash: string) => Array.isArray(row?.data) && row.data.includes(hash);
+		// Process 1 is killed the moment its question about C0 lands in the history.
+		const { clock, procs, start, create, service } = world(
+			() => 'created',
+			(process, executed) => {
+				if (process.id === 1 && holds(executed.after, createdC0) && !holds(executed.before, createdC0)) process.killed = true;
+			},
+		);
+		// Process 0 is killed while sending C0: its claim stays, so the next run asks whether C0 was created.
+		start(0, procs[0], [item('content:v2:C0', 0, 0)]);
+		clock.at(30, undefined, 'timer', () => (procs[0].killed = true));
+		await clock.run(Infinity);
+		start(1, procs[1], [item('content:v2:C0', 1, 0)]);
+		await clock.run(Infinity);
+		expect(procs[1].killed).toBe(true);
+		const later = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
+		expect(later.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown' } });
+		expect(service.creations).toEqual([]);
 	});
 });
