@@ -8,6 +8,7 @@
 // Figures are printed at the end and written to artifacts/queue/queue-mode.md.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 
 import * as e2e from '../e2e/lib';
@@ -106,26 +107,45 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 	}
 	const duplicates = (campaigns: JournalCampaign[]) => [...countByName(campaigns).values()].reduce((sum, count) => sum + count - 1, 0);
 
-	/** POST to a production webhook of `instance`; resolves with status, body and time taken. */
-	async function callWebhook(instance: any, webhookPath: string, body: Json = {}, timeoutMs = 300_000) {
+	/**
+	 * POST to a production webhook of `instance`; resolves with status, body and time taken. Each call
+	 * on a connection of its own (`agent: false`): after the same-moment pair rounds, calls through
+	 * fetch's shared connection pool stopped reaching n8n from this process (n8n saw 7 requests
+	 * without their bodies, then none), while the same calls from a fresh process were answered in
+	 * half a second (2026-11-26, three CI runs).
+	 */
+	function callWebhook(instance: any, webhookPath: string, body: Json = {}, timeoutMs = 300_000): Promise<{ status: number; body: unknown; ms: number }> {
 		const started = Date.now();
-		const res = await fetch(`${instance.baseUrl}/webhook/${webhookPath}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-			signal: AbortSignal.timeout(timeoutMs),
-		}).catch((error: Error): never => {
-			const ms = Date.now() - started;
-			throw Object.assign(new Error(error.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : `connection failed after ${(ms / 1000).toFixed(1)} s (${(error.cause as Error)?.message ?? error.message})`), { ms });
+		const payload = JSON.stringify(body);
+		return new Promise((resolve, reject) => {
+			const request = http.request(
+				`${instance.baseUrl}/webhook/${webhookPath}`,
+				{ method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+				(response) => {
+					const chunks: Buffer[] = [];
+					response.on('data', (chunk: Buffer) => chunks.push(chunk));
+					response.on('error', reject);
+					response.on('end', () => {
+						const text = Buffer.concat(chunks).toString('utf8');
+						let json: unknown;
+						try {
+							json = JSON.parse(text);
+						} catch {
+							json = text;
+						}
+						clearTimeout(timer);
+						resolve({ status: response.statusCode ?? 0, body: json, ms: Date.now() - started });
+					});
+				},
+			);
+			const timer = setTimeout(() => request.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { timedOut: true })), timeoutMs);
+			request.on('error', (error: Error & { timedOut?: boolean; code?: string }) => {
+				clearTimeout(timer);
+				const ms = Date.now() - started;
+				reject(Object.assign(new Error(error.timedOut ? error.message : `connection failed after ${(ms / 1000).toFixed(1)} s (${error.code ?? error.message})`), { ms }));
+			});
+			request.end(payload);
 		});
-		const text = await res.text();
-		let json: unknown;
-		try {
-			json = JSON.parse(text);
-		} catch {
-			json = text;
-		}
-		return { status: res.status, body: json, ms: Date.now() - started };
 	}
 	/** Activation registers webhooks asynchronously in queue mode: wait until main knows them. */
 	async function activate(setup: any, workflowIds: string[], webhookPaths: string[]) {
