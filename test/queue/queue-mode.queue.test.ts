@@ -8,7 +8,6 @@
 // Figures are printed at the end and written to artifacts/queue/queue-mode.md.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
 
 import * as e2e from '../e2e/lib';
@@ -107,45 +106,26 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 	}
 	const duplicates = (campaigns: JournalCampaign[]) => [...countByName(campaigns).values()].reduce((sum, count) => sum + count - 1, 0);
 
-	/**
-	 * POST to a production webhook of `instance`; resolves with status, body and time taken. Each call
-	 * on a connection of its own (`agent: false`): after the same-moment pair rounds, calls through
-	 * fetch's shared connection pool stopped reaching n8n from this process (n8n saw 7 requests
-	 * without their bodies, then none), while the same calls from a fresh process were answered in
-	 * half a second (2026-11-26, three CI runs).
-	 */
-	function callWebhook(instance: any, webhookPath: string, body: Json = {}, timeoutMs = 300_000): Promise<{ status: number; body: unknown; ms: number }> {
+	/** POST to a production webhook of `instance`; resolves with status, body and time taken. */
+	async function callWebhook(instance: any, webhookPath: string, body: Json = {}, timeoutMs = 300_000) {
 		const started = Date.now();
-		const payload = JSON.stringify(body);
-		return new Promise((resolve, reject) => {
-			const request = http.request(
-				`${instance.baseUrl}/webhook/${webhookPath}`,
-				{ method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-				(response) => {
-					const chunks: Buffer[] = [];
-					response.on('data', (chunk: Buffer) => chunks.push(chunk));
-					response.on('error', reject);
-					response.on('end', () => {
-						const text = Buffer.concat(chunks).toString('utf8');
-						let json: unknown;
-						try {
-							json = JSON.parse(text);
-						} catch {
-							json = text;
-						}
-						clearTimeout(timer);
-						resolve({ status: response.statusCode ?? 0, body: json, ms: Date.now() - started });
-					});
-				},
-			);
-			const timer = setTimeout(() => request.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { timedOut: true })), timeoutMs);
-			request.on('error', (error: Error & { timedOut?: boolean; code?: string }) => {
-				clearTimeout(timer);
-				const ms = Date.now() - started;
-				reject(Object.assign(new Error(error.timedOut ? error.message : `connection failed after ${(ms / 1000).toFixed(1)} s (${error.code ?? error.message})`), { ms }));
-			});
-			request.end(payload);
+		const res = await fetch(`${instance.baseUrl}/webhook/${webhookPath}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(timeoutMs),
+		}).catch((error: Error): never => {
+			const ms = Date.now() - started;
+			throw Object.assign(new Error(error.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : `connection failed after ${(ms / 1000).toFixed(1)} s (${(error.cause as Error)?.message ?? error.message})`), { ms });
 		});
+		const text = await res.text();
+		let json: unknown;
+		try {
+			json = JSON.parse(text);
+		} catch {
+			json = text;
+		}
+		return { status: res.status, body: json, ms: Date.now() - started };
 	}
 	/** Activation registers webhooks asynchronously in queue mode: wait until main knows them. */
 	async function activate(setup: any, workflowIds: string[], webhookPaths: string[]) {
@@ -433,38 +413,6 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		expect(lostInAll).toBe(0);
 	});
 
-	// Same-moment pairs of identical calls (each call creates the same 5 campaigns as its twin) on
-	// this deployment: on a calm host, and with workers stopped and resumed by real signals. The
-	// other adversaries, and 200 pairs per round: adversaries.queue.test.ts (npm run test:queue:adversaries).
-	const pairRows: string[] = [];
-	let pairsFigure = -1;
-	const { pairsUnder } = samePairs({ queue: () => queue, workflow: pairsWorkflow, webhookPath: 'pair-campaigns', pairs: PAIRS, pairsAtOnce: PAIRS_AT_ONCE, campaignsPerCall: CAMPAIGNS_PER_PAIR_CALL, rows: pairRows });
-	async function pairsRound(label: string, adversary: any, options: { calm?: boolean } = {}) {
-		// Each campaign is answered after 50 ms, as a real service takes its time.
-		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 50, times: 1_000_000 });
-		try {
-			const counts = await pairsUnder(label, adversary);
-			// The round competed (a pair on two workers, a twin held back) and every campaign was sent once (lib/accounting.js).
-			expect(verdict(counts, options)).toEqual([]);
-		} finally {
-			await sandboxFetch('/_sandbox/faults', { method: 'DELETE' });
-			const table = ['## Same-moment pairs of identical calls', '', ...pairsTableHeader(PAIRS, PAIRS_AT_ONCE, CAMPAIGNS_PER_PAIR_CALL), ...pairRows].join('\n');
-			if (pairsFigure < 0) pairsFigure = figures.push(table) - 1;
-			else figures[pairsFigure] = table;
-		}
-	}
-
-	test('same-moment pairs on a calm host: every campaign sent once, no call fails', async () => {
-		await pairsRound('calm', undefined, { calm: true });
-	});
-
-	test('same-moment pairs with workers paused and resumed at random (SIGSTOP 0.2 to 3 s, SIGCONT): every campaign sent once, none lost', async () => {
-		const adversary = pausedWorkers(() => queue.workers);
-		await pairsRound('paused', adversary);
-		// A pause counts once every process of the worker was seen stopped.
-		expect(adversary.state.pauses).toBeGreaterThan(0);
-	});
-
 	/**
 	 * Six calls of 10 campaigns each (100 ms per campaign): four started before the outage, two
 	 * during it. Then every call that did not answer 200 is made again, as its caller would.
@@ -570,4 +518,40 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			].join('\n'),
 		);
 	});
+
+	// Last on the deployment: with these rounds before them, the outage tests' first calls got no
+	// campaign in 150 s in four runs in a row (n8n read their bodies only after the callers gave up), while
+	// other calls to the same webhook were answered in 0.2 s; not understood yet (docs/queue-mode.md).
+	// Same-moment pairs of identical calls (each call creates the same 5 campaigns as its twin) on
+	// this deployment: on a calm host, and with workers stopped and resumed by real signals. The
+	// other adversaries, and 200 pairs per round: adversaries.queue.test.ts (npm run test:queue:adversaries).
+	const pairRows: string[] = [];
+	let pairsFigure = -1;
+	const { pairsUnder } = samePairs({ queue: () => queue, workflow: pairsWorkflow, webhookPath: 'pair-campaigns', pairs: PAIRS, pairsAtOnce: PAIRS_AT_ONCE, campaignsPerCall: CAMPAIGNS_PER_PAIR_CALL, rows: pairRows });
+	async function pairsRound(label: string, adversary: any, options: { calm?: boolean } = {}) {
+		// Each campaign is answered after 50 ms, as a real service takes its time.
+		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 50, times: 1_000_000 });
+		try {
+			const counts = await pairsUnder(label, adversary);
+			// The round competed (a pair on two workers, a twin held back) and every campaign was sent once (lib/accounting.js).
+			expect(verdict(counts, options)).toEqual([]);
+		} finally {
+			await sandboxFetch('/_sandbox/faults', { method: 'DELETE' });
+			const table = ['## Same-moment pairs of identical calls', '', ...pairsTableHeader(PAIRS, PAIRS_AT_ONCE, CAMPAIGNS_PER_PAIR_CALL), ...pairRows].join('\n');
+			if (pairsFigure < 0) pairsFigure = figures.push(table) - 1;
+			else figures[pairsFigure] = table;
+		}
+	}
+
+	test('same-moment pairs on a calm host: every campaign sent once, no call fails', async () => {
+		await pairsRound('calm', undefined, { calm: true });
+	});
+
+	test('same-moment pairs with workers paused and resumed at random (SIGSTOP 0.2 to 3 s, SIGCONT): every campaign sent once, none lost', async () => {
+		const adversary = pausedWorkers(() => queue.workers);
+		await pairsRound('paused', adversary);
+		// A pause counts once every process of the worker was seen stopped.
+		expect(adversary.state.pauses).toBeGreaterThan(0);
+	});
+
 });

@@ -9,7 +9,7 @@ import { HistoryLockError, withHistoryLock, type HeldLock } from './historyLock'
  * question, and every use of it under the history lock (historyLock.ts).
  */
 
-/** Scope 'node': the history is this node's own row (see the README for why not 'workflow'). */
+/** Scope 'node': the history is this node's own row (docs/duplicate-protection-design.md says why not 'workflow'). */
 export const SCOPE = 'node';
 /** The history holds this many campaigns: each has a key, a retry key and a "created" mark for both. */
 export const HISTORY_MAX_CAMPAIGNS = 10_000;
