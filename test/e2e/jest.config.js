@@ -14,9 +14,9 @@ module.exports = {
 	globalSetup: '<rootDir>/test/e2e/global-setup.js',
 	globalTeardown: '<rootDir>/test/e2e/global-teardown.js',
 	testTimeout: 10 * 60 * 1000,
-	// Two suites at once, each with its own n8n, sandbox, ports and user folder: a suite spends
+	// Three suites at once, each with its own n8n, sandbox, ports and user folder: a suite spends
 	// most of its time waiting on its n8n (about a third of a core measured under load), so on
-	// CI's 2 cores two of them overlap.
-	maxWorkers: 2,
+	// CI's 2 cores three of them overlap (docs/development.md, "CI's time").
+	maxWorkers: 3,
 	testSequencer: '<rootDir>/test/e2e/sequencer.js',
 };
