@@ -82,16 +82,29 @@ function n8nVersion() {
 }
 
 /** A free TCP port on 127.0.0.1 (asks the kernel for port 0, then releases it). */
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const srv = net.createServer();
-		srv.unref();
-		srv.on('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
+/** Ports this process has handed out: the kernel may give a just-closed port 0 again at once. */
+const handedOut = new Set();
+
+/**
+ * A port nothing listens on now and this process has not handed out before (one n8n's main and
+ * task-broker ports once came out the same, and n8n exited: "Task Broker's port … already in use").
+ */
+async function freePort() {
+	for (;;) {
+		const port = await new Promise((resolve, reject) => {
+			const srv = net.createServer();
+			srv.unref();
+			srv.on('error', reject);
+			srv.listen(0, '127.0.0.1', () => {
+				const { port: bound } = srv.address();
+				srv.close(() => resolve(bound));
+			});
 		});
-	});
+		if (!handedOut.has(port)) {
+			handedOut.add(port);
+			return port;
+		}
+	}
 }
 
 /** Whether nothing listens on 127.0.0.1:port (we can bind it). */
