@@ -429,10 +429,12 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		// while the database was down: it is broken after its lease (30 to 45 s), so that call waits 90 s.
 		const call = (n: number, timeoutMs = 30_000) =>
 			callWebhook(queue.main, 'create-campaigns', { prefix: `${prefix}-${n}`, count: 10 }, timeoutMs).catch((error: Error & { ms: number }) => ({ status: 0, body: error.message, ms: error.ms }));
+		/** What a caller got, in a word: its failure, or the status and the time it took. */
+		const seen = (a: { status: number; body: unknown; ms: number }) => (a.status === 0 ? String(a.body) : `HTTP ${a.status} after ${(a.ms / 1000).toFixed(1)} s`);
 		const firstExecution = Number((await latestExecution(queue.rest, campaignsWorkflow.id))?.id ?? 0) + 1;
 		const before = [1, 2, 3, 4].map((n) => call(n));
 		const settled: string[] = [];
-		before.forEach((answer, n) => answer.then((a) => settled.push(`call ${n + 1}: ${a.status === 0 ? a.body : `HTTP ${a.status} after ${(a.ms / 1000).toFixed(1)} s: ${JSON.stringify(a.body).slice(0, 160)}`}`)));
+		before.forEach((answer, n) => answer.then((a) => settled.push(`call ${n + 1}: ${seen(a)}${a.status === 0 ? '' : `: ${JSON.stringify(a.body).slice(0, 160)}`}`)));
 		// Up to a lease (30 to 45 s) and a loaded machine's start-up: an earlier test's killed worker may have left the history lock.
 		// Every caller answered and still no campaign: say what they got rather than wait out the 150 s.
 		await waitUntil(`campaigns of ${prefix}`, async () => {
@@ -480,7 +482,6 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		const executions = (await queue.rest.listExecutions(campaignsWorkflow.id)).filter((execution: Json) => Number(execution.id) >= firstExecution);
 		const statuses = new Map<string, number>();
 		for (const execution of executions.slice(0, executions.length - answers.filter((a) => a.status !== 200).length)) statuses.set(execution.status, (statuses.get(execution.status) ?? 0) + 1);
-		const seen = (a: { status: number; body: unknown; ms: number }) => (a.status === 0 ? String(a.body) : `HTTP ${a.status} after ${(a.ms / 1000).toFixed(1)} s`);
 		const twice = [...counts].filter(([, count]) => count > 1).map(([name]) => name.replace(/-\d+$/, '')).filter((call, i, all) => all.indexOf(call) === i);
 		const row = `| ${outageLabel} | ${answers.map(seen).join('; ')} | ${[...statuses].map(([status, count]) => `${count} ${status}`).join(', ')} | ${restarted.length ? restarted.join('; ') : 'none'} | ${answers.filter((a) => a.status !== 200).length} | ${campaigns.length} of 60 | ${maybe} (${maybeNotSent} not sent) | ${duplicates(campaigns)}${twice.length ? ` (calls ${twice.join(', ')})` : ''} | ${unaccounted} |`;
 		expect(duplicates(campaigns)).toBe(0);
@@ -557,5 +558,4 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		// A pause counts once every process of the worker was seen stopped.
 		expect(adversary.state.pauses).toBeGreaterThan(0);
 	});
-
 });

@@ -81,13 +81,13 @@ function n8nVersion() {
 	return process.env.LBA_N8N_VERSION || N8N_VERSIONS.ci;
 }
 
-/** A free TCP port on 127.0.0.1 (asks the kernel for port 0, then releases it). */
 /** Ports this process has handed out: the kernel may give a just-closed port 0 again at once. */
 const handedOut = new Set();
 
 /**
- * A port nothing listens on now and this process has not handed out before (one n8n's main and
- * task-broker ports once came out the same, and n8n exited: "Task Broker's port … already in use").
+ * A free TCP port on 127.0.0.1 (asks the kernel for port 0, then releases it) that this process
+ * has not handed out before: one n8n's main and task-broker ports once came out the same, and
+ * n8n exited ("Task Broker's port … already in use").
  */
 async function freePort() {
 	for (;;) {
