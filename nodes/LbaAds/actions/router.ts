@@ -47,7 +47,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!found) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 	}
-	const { operation } = found;
+	const operation = found.operation.instead?.(this) ?? found.operation;
 	const transport = operation.usesService
 		? await transportFor(this, this.getNodeParameter('authentication', 0, 'accessToken'), {
 				timeoutMs: wholeNumberOption(this, 'options.timeoutMs', DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS),

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { createdMark, forgetKeysOf, HOW_TO_RESEND, questionMark, sendingMark } from './keys';
+import { createdMark, forgetKeysOf, minuteOf, questionMark, sendingMark } from './keys';
 import { failureOutcome } from '../../shared/transport';
-import { tellErased, tellRepeat, nothingMoreSent, NOTHING_SENT, REASONS, SENT_NOT_RECORDED } from './guardWording';
+import { heldJson, tellErased, tellRepeat, nothingMoreSent, NOTHING_SENT, SENT_NOT_RECORDED, sentLine } from './guardWording';
 import { lookUp, type Candidate } from './historyLookUp';
 import { HISTORY_MAX_CAMPAIGNS, SCOPE, STORE_OPTIONS, storeCall, unique } from './historyStore';
-import { awaitTwins, twinWait } from './twinWait';
+import { awaitTwins, twinWait, type TwinOutcome } from './twinWait';
 import type { SendGuard, SentResult } from '../actions/engine/operation';
 
 export { forgetCampaigns, HISTORY_MAX_CAMPAIGNS } from './historyStore';
@@ -30,7 +30,12 @@ export type { Candidate } from './historyLookUp';
 export interface GuardOptions {
 	/** The campaign's dates follow the clock (`$now`): only a Retry holds back what this run sends. */
 	datesFollowClock?: boolean;
+	/** The longest this run may take to send one wave and settle it (its requests' timeout, the lock's waits). */
+	sendingForMs?: number;
 }
+
+/** A wave's worst case at the default Timeout: 4 requests per slot of 30 s, and 3 minutes of lock waits. */
+const DEFAULT_SENDING_FOR_MS = 4 * 30_000 + 180_000;
 
 /**
  * Duplicate protection for one run. Each wave's keys are recorded in one store call just
@@ -49,7 +54,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 			ctx.getNode(),
 			`This run has ${candidates.length.toLocaleString('en-US')} campaigns, more than the ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} duplicate protection remembers; nothing was sent`,
 			{
-				description: `The run would push its own first campaigns out of the history, and a Retry would send them again. Give this node at most ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} items per execution (for example, split the list and start one execution per part with Execute Workflow), or set Duplicate Protection to Off.`,
+				description: `The run would push its own first campaigns out of the history, and a Retry would send them again. Give this node at most ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} items per execution: for example, split the list and start one execution per part with Execute Workflow.`,
 			},
 		);
 	}
@@ -63,6 +68,8 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 	/** How each sent item ended, for repeats of it; and the repeats waiting for that. */
 	const ended = new Map<number, SentResult>();
 	const waitingRepeats = new Map<number, IDataObject[]>();
+	/** The "sending" mark each claimed item's claim recorded, taken out when it settles. */
+	const sendingMarks = new Map<number, string>();
 	let sentSoFar = 0;
 
 	return {
@@ -73,7 +80,8 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 				const candidate = byItem.get(itemIndex);
 				if (!candidate) continue;
 				const first = firstItemOfKey.get(candidate.key);
-				if (first !== undefined && !candidate.resend) {
+				// A repeat of a campaign earlier in this run is the same campaign, Resend or not: sent once.
+				if (first !== undefined) {
 					repeats.push({ itemIndex, first, key: candidate.key });
 					continue;
 				}
@@ -82,36 +90,32 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 			}
 
 			const description = sentSoFar ? nothingMoreSent(sentSoFar, options.datesFollowClock === true) : NOTHING_SENT;
+			const said = sentLine(sentSoFar);
+			const until = minuteOf(Date.now() + (options.sendingForMs ?? DEFAULT_SENDING_FOR_MS));
+			const ownMark = (key: string) => sendingMark(key, until);
 			const { held: heldBack, recordedNow } = toClaim.length
-				? await storeCall(ctx, description, async (lock) => await lookUp(ctx, toClaim, lock))
+				? await storeCall(ctx, description, async (lock) => await lookUp(ctx, toClaim, lock, ownMark), said)
 				: { held: [], recordedNow: new Set<string>() };
 			// A campaign another execution is sending now: its answer, within that run's timeout.
 			const twins = heldBack.filter((held) => held.by === 'key' && !held.created && held.beingSent);
-			const settled = twins.length ? await awaitTwins(ctx, twins, twinWait.waitMs, description) : new Map<number, boolean>();
+			const settled = twins.length ? await awaitTwins(ctx, twins, twinWait.waitMs, description, ownMark) : new Map<number, TwinOutcome>();
 
 			const result = new Map<number, IDataObject>();
 			const heldIndexes = new Set<number>();
 			for (const held of heldBack) {
-				const twinCreated = settled.get(held.itemIndex);
-				if (twinCreated === false) continue; // released by the other execution and claimed by this one: sent below
+				const twin = settled.get(held.itemIndex);
+				if (twin === 'claimed') continue; // released by the other execution and claimed by this one: sent below
 				heldIndexes.add(held.itemIndex);
-				const created = held.created || twinCreated === true;
-				const json: IDataObject = {
-					skipped: true,
-					reason: twinCreated ? REASONS.twin : REASONS[held.by][created ? 'created' : 'unknown'],
-					idempotencyKey: held.candidate.key,
-					forgetKeys: forgetKeysOf(held.candidate.key, held.candidate.retryKey),
-					earlierOutcome: created ? 'created' : 'unknown',
-					howToResend: HOW_TO_RESEND,
-				};
+				const json = heldJson(held, twin);
 				result.set(held.itemIndex, json);
 				skipped.set(held.itemIndex, json);
 			}
 			for (const candidate of toClaim) {
 				if (heldIndexes.has(candidate.itemIndex)) continue;
 				claimed.set(candidate.itemIndex, candidate);
+				sendingMarks.set(candidate.itemIndex, ownMark(candidate.key));
 				// A twin claimed after the other run's release recorded both keys anew (twinWait.ts).
-				const ownKeys = settled.has(candidate.itemIndex) ? [candidate.key, candidate.retryKey] : [candidate.key, candidate.retryKey].filter((key) => recordedNow.has(key));
+				const ownKeys = settled.get(candidate.itemIndex) === 'claimed' ? [candidate.key, candidate.retryKey] : [candidate.key, candidate.retryKey].filter((key) => recordedNow.has(key));
 				recordedByClaim.set(candidate.itemIndex, new Set(ownKeys));
 			}
 			// A repeat shares its first item's fate: held back with it, or told how it ended once it has.
@@ -121,7 +125,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 					result.set(itemIndex, { ...firstSkipped, sameAsItem: first });
 					continue;
 				}
-				const json: IDataObject = { skipped: true, idempotencyKey: key, forgetKeys: forgetKeysOf(key, byItem.get(itemIndex)!.retryKey), sameAsItem: first };
+				const json: IDataObject = { skipped: true, reason: '', earlierOutcome: '', sameAsItem: first, idempotencyKey: key, forgetKeys: forgetKeysOf(key, byItem.get(itemIndex)!.retryKey) };
 				const end = ended.get(first);
 				if (end) tellRepeat(json, first, end);
 				else waitingRepeats.set(first, [...(waitingRepeats.get(first) ?? []), json]);
@@ -156,12 +160,15 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 				}
 			}
 			for (const key of keep) release.delete(key); // another item of this run with the key may have created it
-			const sending = results.flatMap(({ itemIndex }) => (claimed.has(itemIndex) ? [sendingMark(claimed.get(itemIndex)!.key)] : []));
+			const sending = results.flatMap(({ itemIndex }) => (sendingMarks.has(itemIndex) ? [sendingMarks.get(itemIndex)!] : []));
 			// A question a stopped run left beside a mark now true would make it read "may have been created".
 			const settledQuestions = [...marks].map(questionMark);
 			const forget = unique([...[...release].flatMap((key) => [key, createdMark(key)]), ...sending, ...settledQuestions]);
 			if (!keep.size && !forget.length) return;
-			await storeCall(ctx, SENT_NOT_RECORDED, async (lock) => {
+			await storeCall(
+				ctx,
+				SENT_NOT_RECORDED,
+				async (lock) => {
 				if (keep.size) {
 					const { new: missing } = await ctx.helpers.checkProcessedAndRecord([...marks, ...keep], SCOPE, STORE_OPTIONS);
 					tellErased(ctx, results, claimed, new Set(missing.map(String)));
@@ -170,7 +177,9 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 					await lock.check();
 					await ctx.helpers.removeProcessed(forget, SCOPE, STORE_OPTIONS);
 				}
-			});
+				},
+				sentLine(sentSoFar),
+			);
 		},
 	};
 }

@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { failureOutcome } from '../../shared/transport';
 import type { SentResult } from '../actions/engine/operation';
-import type { Candidate } from './historyLookUp';
+import type { Candidate, HeldBack } from './historyLookUp';
+import { forgetKeysOf } from './keys';
+import type { TwinOutcome } from './twinWait';
 
 /** What duplicate protection says: why an item was held back, how a repeat ended, what to do after a failure. */
 
@@ -13,10 +15,36 @@ export const REASONS = {
 	},
 	key: {
 		created: 'Created in an earlier run; not sent again',
-		unknown: 'May have been created in an earlier run (its answer was lost, or that run is still going); not sent again',
+		unknown: 'May have been created in an earlier run whose answer was lost (a timeout, a dropped connection, or n8n stopped while sending); not sent again',
+		sending: 'Another execution is sending this same campaign right now; not sent, so that it is not created twice',
 	},
 	twin: 'Created by another execution that was sending the same campaign at the same time; not sent again',
 };
+
+/** What to do about a held-back item: each piece of advice safe when followed to the letter. */
+export const HOW_TO_RESEND = {
+	created:
+		'To send it again on purpose (a second campaign, billed again): in this node, open Options, turn on Resend (an expression such as {{ $json.resend }} picks items), run it once, then turn Resend off.',
+	unknown:
+		'Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: in this node, open Options, turn on Resend for this item, run it once, then turn Resend off.',
+	sending:
+		'Wait until the other execution has finished (see Executions), then run this again: the campaign is held back if that execution created it, and sent if it did not. Do not use Resend meanwhile: the campaign could be created twice.',
+};
+
+/** A held-back item's output: what happened and what to do first, the keys last. */
+export function heldJson(held: HeldBack, twin: TwinOutcome | undefined): IDataObject {
+	const created = held.created || twin === 'created';
+	const outcome = created ? 'created' : twin === 'sending' ? 'sending' : 'unknown';
+	const reason = twin === 'created' ? REASONS.twin : twin === 'sending' ? REASONS.key.sending : REASONS[held.by][created ? 'created' : 'unknown'];
+	return {
+		skipped: true,
+		reason,
+		earlierOutcome: outcome,
+		howToResend: HOW_TO_RESEND[outcome],
+		idempotencyKey: held.candidate.key,
+		forgetKeys: forgetKeysOf(held.candidate.key, held.candidate.retryKey),
+	};
+}
 
 /**
  * A key recorded at the claim and found missing at settle was erased meanwhile: a late write of
@@ -51,16 +79,17 @@ export function tellRepeat(json: IDataObject, first: number, end: SentResult): v
 	}
 }
 
-export const NOTHING_SENT =
-	"Nothing was sent. The history lives in n8n's database (the store of the Remove Duplicates node); check the database, or set Duplicate Protection to Off to send without it.";
+/** The first words of a store failure's description: what this run sent before it. */
+export const sentLine = (sent: number) =>
+	sent ? `${sent} campaign${sent === 1 ? ' was' : 's were'} sent earlier in this run (or may have been) and recorded; nothing more was sent.` : 'Nothing was sent.';
+
+export const NOTHING_SENT = `${sentLine(0)} The history lives in n8n's database (the store of the Remove Duplicates node): run the workflow again once n8n's database answers.`;
 /**
- * Said instead of NOTHING_SENT once this run has sent campaigns: turning protection off would pay
- * for them twice. With dates that follow the clock, only a Retry finds them again.
+ * Said instead of NOTHING_SENT once this run has sent campaigns: a Retry of this execution holds
+ * back what it sent, whatever its dates and whatever is edited before it; a new run might not.
  */
 export const nothingMoreSent = (sent: number, datesFollowClock: boolean) =>
-	`${sent} campaign${sent === 1 ? ' was' : 's were'} sent earlier in this run and recorded; nothing more was sent. ` +
-	(datesFollowClock
-		? "Keep Duplicate Protection on and Retry this execution once n8n's database answers: the Retry holds back the campaigns already sent. Do not run the workflow again: its dates use $now, so a new execution sends them again as new campaigns."
-		: "Keep Duplicate Protection on and run the workflow again (or Retry) once n8n's database answers: the campaigns already sent are held back.");
+	`${sentLine(sent)} Keep Duplicate Protection as it is and Retry this execution once n8n's database answers: the Retry holds back the campaigns already sent and sends the rest.` +
+	(datesFollowClock ? ' Do not run the workflow again instead: its dates use $now, so a new execution would send them again as new campaigns.' : '');
 export const SENT_NOT_RECORDED =
 	'The campaigns of this run were sent, but not all outcomes were recorded: a re-run reports them as "may have been created" and does not send them.';

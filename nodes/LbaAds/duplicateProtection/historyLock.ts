@@ -58,7 +58,8 @@ export const lockTiming = {
 	watchEveryMs: 250,
 };
 
-const SENT_NOTHING = 'Nothing was sent.';
+/** The first words of every lock error's description; the run replaces them with what it sent before (historyStore.ts). */
+export const SENT_NOTHING = 'Nothing was sent.';
 
 /** An error of the lock itself (held too long, not taken, lost, a foreign row): its words stand as they are. */
 export class HistoryLockError extends NodeOperationError {}
@@ -183,7 +184,7 @@ function notTaken(ctx: IExecuteFunctions): HistoryLockError {
 	return new HistoryLockError(
 		ctx.getNode(),
 		`Duplicate protection could not take its lock on n8n's history within ${lockTiming.giveUpAfterMs / 1000} s: other executions of this workflow kept it`,
-		{ description: `${SENT_NOTHING} Run the workflow again.` },
+		{ description: `${SENT_NOTHING} Retry this execution once the other executions of this workflow have finished: what was sent is held back.` },
 	);
 }
 
@@ -283,7 +284,7 @@ function foreignRow(ctx: IExecuteFunctions): HistoryLockError {
 		ctx.getNode(),
 		"Duplicate protection cannot take its lock: another node of this workflow keeps its history in the workflow's shared row (a Remove Duplicates node with Scope set to Workflow)",
 		{
-			description: `${SENT_NOTHING} Set that node's Scope to Node (its default), or set this node's Duplicate Protection to Off. LBA Ads takes a short lock in the workflow's shared row of n8n's history so that two n8n workers never send the same campaign.`,
+			description: `${SENT_NOTHING} LBA Ads takes a short lock in that shared row so that two n8n workers never send the same campaign, and the other node's history there is in the way. To fix it: (1) in that Remove Duplicates node, set Scope to Node (its default); (2) add a new Remove Duplicates node, set Operation to "Clear Deduplication History", Mode to "Clean Database" and Scope to Workflow, execute that step once, then delete it; (3) then Retry this execution, or run the workflow again if nothing was sent: what was sent is held back. Changing the Scope alone leaves the shared row in place.`,
 		},
 	);
 }

@@ -2,7 +2,7 @@ import type { DeduplicationItemTypes, ICheckProcessedOptions, IExecuteFunctions 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { createdMark, questionMark } from './keys';
-import { HistoryLockError, withHistoryLock, type HeldLock } from './historyLock';
+import { HistoryLockError, SENT_NOTHING, withHistoryLock, type HeldLock } from './historyLock';
 
 /**
  * The node's history in n8n's processed-items store: its scope, its bound, the options of a
@@ -49,25 +49,59 @@ export async function askHistory(ctx: IExecuteFunctions, marks: string[], others
 	return { created, seen, takeOut: unique([...answer.new.map(String), ...leftOver]) };
 }
 
-/** Forgets the given keys (with their "created" marks), or all of this node's history; returns the entries before. */
-export async function forgetCampaigns(ctx: IExecuteFunctions, keys: string[] | 'all'): Promise<number> {
-	return await storeCall(ctx, 'Nothing was forgotten.', async () => {
-		const before = await ctx.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
-		if (keys === 'all') await ctx.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS);
-		else if (keys.length) await ctx.helpers.removeProcessed(unique(keys.flatMap((key) => [key, createdMark(key), questionMark(createdMark(key))])), SCOPE, STORE_OPTIONS);
-		return before;
+/** Up to this many keys are forgotten one by one, each told found or not; more go at once. */
+const FORGET_ONE_BY_ONE = 40;
+
+export interface Forgotten {
+	/** Entries in the node's history before and after. */
+	entriesBefore: number;
+	entriesAfter: number;
+	/** The keys given that the history held (and no longer holds); the others matched nothing (above FORGET_ONE_BY_ONE: all, when any entry went). */
+	found: string[];
+}
+
+/** Forgets the given keys (with their "created" marks), or all of this node's history. */
+export async function forgetCampaigns(ctx: IExecuteFunctions, keys: string[] | 'all'): Promise<Forgotten> {
+	return await storeCall(ctx, 'Nothing was forgotten.', async (lock) => {
+		const entriesBefore = await ctx.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
+		if (keys === 'all') {
+			await ctx.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS);
+			return { entriesBefore, entriesAfter: 0, found: [] };
+		}
+		const given = unique(keys);
+		const entriesOf = (key: string) => [key, createdMark(key), questionMark(createdMark(key))];
+		if (given.length > FORGET_ONE_BY_ONE) {
+			await ctx.helpers.removeProcessed(given.flatMap(entriesOf), SCOPE, STORE_OPTIONS);
+			const entriesAfter = await ctx.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
+			return { entriesBefore, entriesAfter, found: entriesAfter < entriesBefore ? given : [] };
+		}
+		// One key at a time, found when the count goes down: asking the store "held?" would record the
+		// key, and a forget stopped before taking it out again would hold back a campaign never sent.
+		const found: string[] = [];
+		let entriesAfter = entriesBefore;
+		for (const key of given) {
+			await lock.check();
+			await ctx.helpers.removeProcessed(entriesOf(key), SCOPE, STORE_OPTIONS);
+			const now = await ctx.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
+			if (now < entriesAfter) found.push(key);
+			entriesAfter = now;
+		}
+		return { entriesBefore, entriesAfter, found };
 	});
 }
 
-/** One use of the store under the history lock; its failures become one clear node error. */
-export async function storeCall<T>(ctx: IExecuteFunctions, description: string, task: (lock: HeldLock) => Promise<T>): Promise<T> {
+/**
+ * One use of the store under the history lock; its failures become one clear node error. `said`
+ * is what the run sent before (guardWording.ts `sentLine`): a lock error's description starts with it.
+ */
+export async function storeCall<T>(ctx: IExecuteFunctions, description: string, task: (lock: HeldLock) => Promise<T>, said = SENT_NOTHING): Promise<T> {
 	try {
 		return await withHistoryLock(ctx, task);
 	} catch (error) {
 		const reason = (error as Error).message ?? String(error);
 		// The lock's own errors say what happened; a failing store is named as such.
 		throw error instanceof HistoryLockError
-			? new NodeOperationError(ctx.getNode(), reason, { description: error.description ?? undefined })
+			? new NodeOperationError(ctx.getNode(), reason, { description: error.description?.replace(SENT_NOTHING, said) ?? undefined })
 			: new NodeOperationError(ctx.getNode(), `Duplicate protection could not use n8n's history of sent campaigns: ${reason}`, { description });
 	}
 }

@@ -1,19 +1,27 @@
-import type { IDataObject, IExecuteFunctions, IRunExecutionData } from 'n8n-workflow';
+import { randomUUID } from 'crypto';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IRunExecutionData, ISourceData } from 'n8n-workflow';
 
 import { retryKey } from './keys';
 import { runsAsTool } from '../helpers/aiTool';
 
 /**
- * The retry key's parts: what a Retry gives the node again unchanged, even when `$now` moves the
- * campaign's dates.
+ * The retry key's parts: where an item came from, never what was written or computed this time.
+ * An item is identified by its execution, its run of the node, and its place: the chain of
+ * `pairedItem` links from the node's input back to the first node of the execution (the trigger,
+ * or a sub-workflow's Execute Workflow Trigger), with that first item's saved data. A Retry
+ * gives all of these again, whatever the user edited in the LBA node and whatever `$now`, a Set
+ * node or a sub-workflow computed again on the way.
  *
- * Its execution is n8n's execution context (`getExecutionContext()`, set once when an execution
- * is established, copied by every Retry, kept across a Wait, new for each editor run and each
- * Execute step). In a sub-execution it is the caller's context: a Retry of the caller starts the
- * sub-workflow as a new execution, but gives it the caller's context again. Only one level up:
- * n8n gives a sub-execution its caller's context with the caller's own `establishedAt` in it, so
- * a sub-sub-workflow sees its caller's, which is new when the top execution is retried.
+ * Its execution is a mark this node writes once into n8n's execution context
+ * (`getExecutionContext()`: saved with the execution, copied by every Retry, kept across a Wait,
+ * new for each editor run and each Execute step). n8n's own `establishedAt` is a millisecond,
+ * which two queue-mode workers can share; the mark is random. In a sub-execution the mark is
+ * written into the caller's context (n8n passes it by reference and saves it with the caller), so
+ * a Retry of the caller, which starts the sub-workflow as a new execution, finds it again.
  */
+
+/** The field of n8n's execution context that holds this package's mark of the execution. */
+export const EXECUTION_MARK = 'lbaAdsExecution';
 
 /** One run of the node: its execution and its run index, read once. */
 interface RunOrigin {
@@ -23,24 +31,30 @@ interface RunOrigin {
 
 const origins = new WeakMap<IExecuteFunctions, RunOrigin>();
 
+type Context = Record<string, unknown>;
 /** n8n's execution data, on the node's context (n8n-core's BaseExecuteContext) in 1.x and 2.x. */
-type WithRunData = { runExecutionData?: IRunExecutionData & { parentExecution?: { workflowId?: string; executionContext?: { establishedAt?: unknown } } } };
+type WithRunData = { runExecutionData?: IRunExecutionData & { parentExecution?: { workflowId?: string; executionContext?: Context } } };
+
+/** The context's mark, written the first time a node of this package reads it. */
+function markOf(context: Context): string {
+	if (typeof context[EXECUTION_MARK] !== 'string') context[EXECUTION_MARK] = randomUUID();
+	return String(context[EXECUTION_MARK]);
+}
 
 /**
- * The execution the user retries, as text: the caller's context in a sub-execution, else this
- * execution's. Without a context (an engine that sets none), the earliest start in the run data,
- * which a Retry also keeps, and then the execution id, which Retry On Fail keeps: never less than
- * the retry key had before it used the context.
+ * The execution the user retries, as text: the caller's in a sub-execution, else this one. Without
+ * a context (an engine that sets none), the earliest start in the run data, which a Retry also
+ * keeps, and then the execution id, which Retry On Fail keeps.
  */
 export function executionIdentity(ctx: IExecuteFunctions): string {
 	const data = (ctx as unknown as WithRunData).runExecutionData;
 	const caller = data?.parentExecution;
-	if (typeof caller?.executionContext?.establishedAt === 'number') {
-		return `caller ${String(caller.workflowId)} established ${caller.executionContext.establishedAt}`;
+	if (caller?.executionContext && typeof caller.executionContext === 'object') {
+		return `caller ${String(caller.workflowId)} execution ${markOf(caller.executionContext)}`;
 	}
-	const own = ctx.getExecutionContext?.()?.establishedAt;
-	if (typeof own === 'number') return `established ${own}`;
-	return firstStart(ctx, data) ?? `execution ${ctx.getExecutionId()}`;
+	const own = ctx.getExecutionContext?.() as Context | undefined;
+	if (own && typeof own === 'object') return `execution ${markOf(own)}`;
+	return firstStart(ctx, data) ?? `execution id ${ctx.getExecutionId()}`;
 }
 
 function runOrigin(ctx: IExecuteFunctions): RunOrigin {
@@ -69,26 +83,49 @@ function firstStart(ctx: IExecuteFunctions, data: IRunExecutionData | undefined)
 	return earliest === undefined ? undefined : `started ${earliest}`;
 }
 
+/** As n8n saves it: a Retry reads run data back from its database as JSON (a Date becomes its text). */
+const asSaved = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? {})) as unknown;
+
+const firstPaired = (item: INodeExecutionData): { item: number; input?: number } | undefined => {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	if (typeof paired === 'number') return { item: paired };
+	return paired && typeof paired.item === 'number' ? paired : undefined;
+};
+
 /**
- * The parameters named in `campaignParameters` ('options.timezone' for an option), as written:
- * nothing else of the node counts, so a new parameter, a send-only option or Duplicate Protection
- * itself never changes a retry key.
+ * Where input item `itemIndex` came from: each node it passed through (name, run, output, item),
+ * back along `pairedItem` to the first node of the execution or to a node that did not say, and
+ * that first item's saved data. Run data n8n saved, so a Retry finds the same.
  */
-export function writtenParameters(ctx: IExecuteFunctions, campaignParameters: readonly string[]): IDataObject {
-	const written = ctx.getNode().parameters as IDataObject;
-	const picked: IDataObject = {};
-	for (const path of campaignParameters) {
-		const [name, option] = path.split('.');
-		const value = option === undefined ? written[name] : (written[name] as IDataObject | undefined)?.[option];
-		if (value !== undefined) picked[path] = value;
+export function itemLineage(ctx: IExecuteFunctions, itemIndex: number): { path: Array<[string, number, number, number]>; root: unknown } {
+	const runData = (ctx as unknown as WithRunData).runExecutionData?.resultData?.runData ?? {};
+	const path: Array<[string, number, number, number]> = [];
+	let source: ISourceData | null | undefined = ctx.getExecuteData?.()?.source?.main?.[0];
+	let index = itemIndex;
+	let root: unknown = ctx.getInputData()[itemIndex]?.json;
+	for (let steps = 0; source && steps < 1_000; steps++) {
+		const run = source.previousNodeRun ?? 0;
+		const output = source.previousNodeOutput ?? 0;
+		const task = runData[source.previousNode]?.[run];
+		const item = task?.data?.main?.[output]?.[index];
+		if (!item) break;
+		path.push([source.previousNode, run, output, index]);
+		root = item.json;
+		const paired = firstPaired(item);
+		if (!paired) break;
+		// The first node of the execution has no source: its item (a sub-workflow's: the caller's) is the root.
+		source = task.source?.[paired.input ?? 0];
+		index = paired.item;
 	}
-	return picked;
+	return { path, root: asSaved(root) };
 }
 
-/** The retry key of one item (see keys.ts), from the parameters that define its campaign. */
-export function itemRetryKey(ctx: IExecuteFunctions, itemIndex: number, target: string, campaignParameters: readonly string[]): string {
+/** The retry key of one item (see keys.ts): its execution, its run, and where it came from. */
+export function itemRetryKey(ctx: IExecuteFunctions, itemIndex: number, target: string): string {
 	const { execution, runIndex } = runOrigin(ctx);
-	// As saved: a Retry reads the input back from n8n's database as JSON.
-	const input = JSON.parse(JSON.stringify(ctx.getInputData()[itemIndex]?.json ?? {})) as unknown;
-	return retryKey({ target, parameters: writtenParameters(ctx, campaignParameters), input, itemIndex, runIndex, execution });
+	if (runIndex === null) {
+		// A tool call: the model's arguments (and n8n's call id) are the item.
+		return retryKey({ target, execution, runIndex, itemIndex, origin: asSaved(ctx.getInputData()[itemIndex]?.json) });
+	}
+	return retryKey({ target, execution, runIndex, itemIndex, origin: itemLineage(ctx, itemIndex) as unknown as IDataObject });
 }

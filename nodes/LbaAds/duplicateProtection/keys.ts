@@ -8,23 +8,19 @@ import type { IDataObject } from 'n8n-workflow';
  * carries a version, so that a change of format never makes an upgrade send again:
  * - `content:v2:<sha256>`: the campaign with its dates as instants (UTC), and the target;
  * - `custom:v2:<target> <text>`: a key the user gives, for one target;
- * - `retry:v1:<sha256>`: the item as the execution saw it before any expression was evaluated
- *   (the campaign's parameters as written, its input item, its place in the run, the execution
- *   the user retries: see itemOrigin.ts). A Retry reuses the input of the failed node, so it
- *   finds this key even when `$now` changed the campaign's dates.
- * These are the first release's formats (golden tests pin them); a later change of format gets a
- * new version prefix.
+ * - `retry:v2:<sha256>`: where the item came from (its execution, its run of the node, its chain
+ *   of `pairedItem` links back to the execution's first item: see itemOrigin.ts), never what was
+ *   written or computed. A Retry finds this key whatever the user edited and whatever `$now` gave.
+ *   (`retry:v1` also held the parameters as written and the input: an edit made a new key.)
+ * Golden tests pin the formats; a later change of format gets a new version prefix.
  */
 
 export type ProtectionMode = 'content' | 'customKey' | 'off';
 
 const CONTENT_PREFIX = 'content:v2:';
 const CUSTOM_PREFIX = 'custom:v2:';
-const RETRY_PREFIX = 'retry:v1:';
+const RETRY_PREFIX = 'retry:v2:';
 const CREATED_PREFIX = 'created:';
-
-export const HOW_TO_RESEND =
-	'To send it again on purpose, turn on Options > Resend for this item (an expression such as {{ $json.resend }} picks items), or run this same node once with the operation Forget Sent and Idempotency Key {{ $json.forgetKeys }} (this item\'s keys).';
 
 /**
  * Where campaigns go, as one string: the base URL with its scheme and host in lower case,
@@ -51,13 +47,11 @@ export function customKey(value: unknown, target: string): string | undefined {
 	return text === undefined ? undefined : `${CUSTOM_PREFIX}${target} ${text}`;
 }
 
-/** What identifies one item of one execution before its expressions are evaluated (see the header). */
+/** Where one item of one execution came from (see the header). */
 export interface ItemOrigin {
 	target: string;
-	/** The parameters that define the campaign, as written (expressions unevaluated). */
-	parameters: unknown;
-	/** The item's input JSON, which a Retry reuses. */
-	input: unknown;
+	/** Its chain of `pairedItem` links and the first item's saved data; a tool call's arguments. */
+	origin: unknown;
 	itemIndex: number;
 	/** The node's run in the execution (Loop Over Items); null in tool mode, where each try of a call is a new run. */
 	runIndex: number | null;
@@ -70,7 +64,7 @@ export function retryKey(origin: ItemOrigin): string {
 }
 
 /** A key of fixed form at the start of what a user gave (a custom key, which may hold spaces, comes last). */
-const LEADING_FULL_KEY = /^(?:content:v2|retry:v1):[0-9a-f]{64}(?=[\s,]|$)/;
+const LEADING_FULL_KEY = /^(?:content:v2|retry:v[12]):[0-9a-f]{64}(?=[\s,]|$)/;
 
 /**
  * The keys to forget for what a user gave: an output's `forgetKeys` (its retry key, then its own
@@ -92,7 +86,7 @@ export function keysFromUser(value: unknown, target: string | undefined): string
 
 /** What an output names for Forget Sent: every key that holds the campaign back, its retry key first. */
 export function forgetKeysOf(key: string, retry: string): string {
-	return `${retry} ${key}`;
+	return key === retry ? retry : `${retry} ${key}`;
 }
 
 function customText(value: unknown): string | undefined {
@@ -117,8 +111,18 @@ function canonicalJson(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
-/** Recorded beside a key while a run sends its campaign (taken out when that run settles it). */
-export const sendingMark = (key: string) => `sending:${key}`;
+/**
+ * Recorded beside a key while a run sends its campaign (taken out when that run settles it), with
+ * the minute by which that run has surely settled or died: its wave's requests at their timeout,
+ * plus the history lock's waits. A mark whose minute has passed is a run that stopped mid-send.
+ */
+export const sendingMark = (key: string, untilMinute: number) => `sending:${untilMinute}:${key}`;
+export const minuteOf = (ms: number) => Math.floor(ms / 60_000);
+/** The longest a run sends one wave: 4 requests per slot at the longest Timeout, and the lock's waits. */
+export const LONGEST_SEND_MINUTES = 44;
+/** Every mark of a run that may still be sending `key` now. */
+export const liveSendingMarks = (key: string, nowMs: number): string[] =>
+	Array.from({ length: LONGEST_SEND_MINUTES + 1 }, (_, step) => sendingMark(key, minuteOf(nowMs) + step));
 
 /** Recorded beside a key once its campaign was created. */
 export const createdMark = (key: string) => `${CREATED_PREFIX}${key}`;

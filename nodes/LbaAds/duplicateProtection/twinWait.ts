@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { createdMark, sendingMark } from './keys';
+import { createdMark, liveSendingMarks } from './keys';
 import type { HeldLock } from './historyLock';
 import type { HeldBack } from './historyLookUp';
 import { asStrings, askHistory, askOptions, SCOPE, STORE_OPTIONS, storeCall, unique } from './historyStore';
@@ -15,14 +15,24 @@ import { asStrings, askHistory, askOptions, SCOPE, STORE_OPTIONS, storeCall, uni
  */
 export const twinWait = { waitMs: 10_000, firstPollMs: 200, maxPollMs: 2_000 };
 
+/** How a twin ended for this run: created by the other, released and claimed by this run, or still being sent. */
+export type TwinOutcome = 'created' | 'claimed' | 'sending';
+
 /**
- * Another execution recorded these campaigns and has not said how they ended: it may be sending
- * them now. Asks again until each is created (true) or released, then claimed by this run (false),
- * for at most `waitMs`; what is still open then stays held back as "may have been created". A twin
- * released whose retry key was recorded is not claimed: it changes to held back by that key (`by: 'retry'`).
+ * Another execution recorded these campaigns and is sending them now. Asks again until each is
+ * created or released, then claimed by this run, for at most `waitMs`; what that run still sends
+ * then is 'sending' (its mark stays: it is alive), and what it ended without knowing has no
+ * outcome ("may have been created"). A twin released whose retry key was recorded is not
+ * claimed: it changes to held back by that key (`by: 'retry'`).
  */
-export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], waitMs: number, description: string): Promise<Map<number, boolean>> {
-	const outcome = new Map<number, boolean>();
+export async function awaitTwins(
+	ctx: IExecuteFunctions,
+	twins: HeldBack[],
+	waitMs: number,
+	description: string,
+	ownMark: (key: string) => string,
+): Promise<Map<number, TwinOutcome>> {
+	const outcome = new Map<number, TwinOutcome>();
 	const deadline = Date.now() + waitMs;
 	let pollMs = twinWait.firstPollMs;
 	let open = twins;
@@ -30,6 +40,7 @@ export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], wait
 		await sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())));
 		pollMs = Math.min(pollMs * 2, twinWait.maxPollMs);
 		const pending = open;
+		const asked = Date.now();
 		await storeCall(ctx, description, async (lock) => {
 			const keys = unique(pending.map(({ candidate }) => candidate.key));
 			const room = keys.length * 3;
@@ -40,7 +51,7 @@ export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], wait
 			let sending = new Set<string>();
 			if (stillRecorded.length) {
 				await lock.check();
-				const answer = await askHistory(ctx, stillRecorded.map(createdMark), stillRecorded.map(sendingMark), keys.length);
+				const answer = await askHistory(ctx, stillRecorded.map(createdMark), stillRecorded.flatMap((key) => liveSendingMarks(key, asked)), keys.length);
 				({ created, seen: sending } = answer);
 				if (answer.takeOut.length) {
 					await lock.check();
@@ -52,30 +63,27 @@ export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], wait
 				await lock.check();
 				const claims = pending.filter(({ candidate }) => claimedNow.has(candidate.key));
 				const recorded = await ctx.helpers.checkProcessedAndRecord(
-					claims.flatMap(({ candidate }) => [candidate.retryKey, sendingMark(candidate.key)]),
+					claims.flatMap(({ candidate }) => [candidate.retryKey, ownMark(candidate.key)]),
 					SCOPE,
 					askOptions(room),
 				);
 				// A retry key already there holds the item back, as at a claim (historyLookUp.ts): the execution this one retries sent it.
 				const retried = asStrings(recorded.processed);
 				const heldByRetry = claims.filter(({ candidate }) => retried.has(candidate.retryKey));
-				if (heldByRetry.length) await holdByRetryKey(ctx, lock, heldByRetry, asStrings(recorded.new), claimedNow, room);
+				if (heldByRetry.length) await holdByRetryKey(ctx, lock, heldByRetry, asStrings(recorded.new), claimedNow, room, ownMark);
 			}
 			open = [];
 			for (const held of pending) {
 				const { key } = held.candidate;
-				if (claimedNow.has(key)) outcome.set(held.itemIndex, false);
-				else if (created.has(createdMark(key))) outcome.set(held.itemIndex, true);
-				else if (sending.has(sendingMark(key))) open.push(held); // still being sent
+				if (claimedNow.has(key)) outcome.set(held.itemIndex, 'claimed');
+				else if (created.has(createdMark(key))) outcome.set(held.itemIndex, 'created');
+				else if (liveSendingMarks(key, asked).some((mark) => sending.has(mark))) open.push(held); // still being sent
 				// else: that run ended without knowing either ("may have been created"): nothing to wait for
 			}
 		});
 	}
-	if (open.length) {
-		// Past that run's timeout its mark is a dead run's (killed mid-wave): the next run need not wait for it.
-		const stale = open.map(({ candidate }) => sendingMark(candidate.key));
-		await storeCall(ctx, description, async () => await ctx.helpers.removeProcessed(stale, SCOPE, STORE_OPTIONS));
-	}
+	// That run is still within its time: its mark stays, and so does this item's hold.
+	for (const held of open) outcome.set(held.itemIndex, 'sending');
 	return outcome;
 }
 
@@ -84,10 +92,18 @@ export async function awaitTwins(ctx: IExecuteFunctions, twins: HeldBack[], wait
  * recorded: held back by their retry key instead (created or not, as its mark says), and what this
  * run just recorded for them taken out again, since it sends nothing.
  */
-async function holdByRetryKey(ctx: IExecuteFunctions, lock: HeldLock, heldByRetry: HeldBack[], recordedNow: Set<string>, claimedNow: Set<string>, room: number): Promise<void> {
+async function holdByRetryKey(
+	ctx: IExecuteFunctions,
+	lock: HeldLock,
+	heldByRetry: HeldBack[],
+	recordedNow: Set<string>,
+	claimedNow: Set<string>,
+	room: number,
+	ownMark: (key: string) => string,
+): Promise<void> {
 	await lock.check();
 	const { created, takeOut } = await askHistory(ctx, heldByRetry.map(({ candidate }) => createdMark(candidate.retryKey)), [], room);
-	const ownRecords = heldByRetry.flatMap(({ candidate }) => [candidate.key, ...(recordedNow.has(sendingMark(candidate.key)) ? [sendingMark(candidate.key)] : [])]);
+	const ownRecords = heldByRetry.flatMap(({ candidate }) => [candidate.key, ...(recordedNow.has(ownMark(candidate.key)) ? [ownMark(candidate.key)] : [])]);
 	await lock.check();
 	await ctx.helpers.removeProcessed(unique([...takeOut, ...ownRecords]), SCOPE, STORE_OPTIONS);
 	for (const held of heldByRetry) {

@@ -3,96 +3,112 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { forgetCampaigns } from '../../duplicateProtection/campaignGuard';
 import { keysFromUser, serviceTarget } from '../../duplicateProtection/keys';
-import type { OperationModule } from '../engine/operation';
+import type { Operation, OperationModule } from '../engine/operation';
 import { toolDescription } from '../../helpers/aiTool';
 
 /**
- * Forgets what this node's duplicate protection recorded, so the campaigns can be sent again
- * on purpose. Like the Remove Duplicates node's "Clear Deduplication History", it works on the
- * history of the node it runs on: switch the Create node to this operation, run the step,
- * switch back.
+ * Forgets what a node's duplicate protection recorded, so that campaigns can be sent again on
+ * purpose. A node's history is its own (n8n keeps it per node), so forgetting is done by the
+ * Create node itself: its Mode "Forget Sent Campaigns" (create/runMode.ts) runs this with its own
+ * fields, and keeps every field of the campaign. This operation is the same work for workflows
+ * saved with it.
  */
 
 const showFor = { show: { resource: ['campaign'], operation: ['forgetSent'] } };
 
-const description: INodeProperties[] = [
-	toolDescription(
-		'campaign',
-		'forgetSent',
-		"Clears this tool node's own record of sent campaigns. It does not affect other nodes or tools, " +
-			'and it sends nothing. Only call it when the user explicitly asks for it.',
-	),
-	{
-		displayName:
-			'Run this on the same node that creates the campaigns: switch its operation here, execute the step, then switch back. Each node keeps its own history.',
-		name: 'forgetNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: showFor,
-	},
-	{
-		displayName: 'Forget',
-		name: 'forget',
-		type: 'options',
-		noDataExpression: true,
-		default: 'keys',
-		options: [
-			{ name: 'All Campaigns', value: 'all', description: "Clear this node's whole history of sent campaigns" },
-			{ name: 'Some Keys', value: 'keys', description: 'One idempotency key per input item' },
-		],
-		displayOptions: showFor,
-	},
-	{
-		displayName: 'Idempotency Key',
-		name: 'forgetKey',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. {{ $json.forgetKeys }}',
-		description:
-			"What to forget: a created or skipped item's forgetKeys (every key that holds its campaign back), a key an error names, or the text of a custom key",
-		displayOptions: { show: { ...showFor.show, forget: ['keys'] } },
-	},
-];
+/** The two fields of forgetting, under the names of the node that shows them. */
+export interface ForgetFields {
+	/** 'all' or 'keys'. */
+	what: string;
+	/** The keys to forget (a held item's forgetKeys, a key, or a custom key's text). */
+	key: string;
+}
+
+/** The fields of forgetting, shown with `show`. */
+export function forgetFields(names: ForgetFields, show: Record<string, string[]>): INodeProperties[] {
+	return [
+		{
+			displayName: 'Forget',
+			name: names.what,
+			type: 'options',
+			noDataExpression: true,
+			default: 'keys',
+			options: [
+				{ name: 'All Campaigns', value: 'all', description: "Clear this node's whole history of sent campaigns: every campaign can be sent again" },
+				{ name: 'Some Keys', value: 'keys', description: 'Only the campaigns these keys name (one entry per input item)' },
+			],
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Keys to Forget',
+			name: names.key,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. {{ $json.forgetKeys }}',
+			description:
+				"The forgetKeys of a held-back or created item of this node's output (every key that holds its campaign back), a key an error names, or the text of a custom key",
+			displayOptions: { show: { ...show, [names.what]: ['keys'] } },
+		},
+	];
+}
 
 /** The key to forget, or 'all' (then read once, for the whole run). */
 type ForgetRequest = { key: string } | 'all';
 
-export const forgetSent: OperationModule<ForgetRequest> = {
-	option: {
-		name: 'Forget Sent',
-		value: 'forgetSent',
-		action: 'Forget sent campaigns',
-		description: "Clear this node's duplicate-protection history, so campaigns can be sent again on purpose",
-	},
-	description,
-	operation: {
+/** Forgetting, with the fields `names` of the node that runs it. */
+export function forgetOperation(names: ForgetFields): Operation<ForgetRequest> {
+	return {
 		checkAllBeforeSending: true,
 		usesService: false,
 
 		prepare(ctx, itemIndex) {
-			if (ctx.getNodeParameter('forget', 0) === 'all') return 'all';
-			const key = String(ctx.getNodeParameter('forgetKey', itemIndex, '') ?? '').trim();
+			if (ctx.getNodeParameter(names.what, 0) === 'all') return 'all';
+			const key = String(ctx.getNodeParameter(names.key, itemIndex, '') ?? '').trim();
 			if (key !== '') return { key };
-			throw new NodeOperationError(ctx.getNode(), `Idempotency Key of item ${itemIndex} is empty; nothing was forgotten for it`, {
+			throw new NodeOperationError(ctx.getNode(), `Keys to Forget of item ${itemIndex + 1} is empty; nothing was forgotten for it`, {
 				itemIndex,
-				description: 'Give the keys to forget, e.g. {{ $json.forgetKeys }} from a created or skipped item.',
+				description: 'Give the keys to forget, e.g. {{ $json.forgetKeys }} from a held-back or created item of this node.',
 			});
 		},
 
 		// One store call for the whole run.
 		async sendAll(ctx, prepared) {
-			if (ctx.getNodeParameter('forget', 0) === 'all') return { forAllItems: { forgotten: 'all', entriesBefore: await forgetCampaigns(ctx, 'all') } };
+			if (ctx.getNodeParameter(names.what, 0) === 'all') {
+				const { entriesBefore, entriesAfter } = await forgetCampaigns(ctx, 'all');
+				return { forAllItems: { forgotten: 'all', message: "This node's whole history of sent campaigns was cleared: every campaign can be sent again.", entriesBefore, entriesAfter } };
+			}
 			// A custom key's own text names a key per service: the one this node's credential points to.
 			const target = await credentialTarget(ctx);
 			const keys = new Map(prepared.map(({ itemIndex, request }) => [itemIndex, keysFromUser((request as { key: string }).key, target)]));
-			const entriesBefore = await forgetCampaigns(ctx, [...keys.values()].flat());
-			return { perItem: new Map([...keys].map(([itemIndex, forgotten]) => [itemIndex, [{ forgotten: forgotten.join(' '), entriesBefore }]])) };
+			const { entriesBefore, entriesAfter, found } = await forgetCampaigns(ctx, [...keys.values()].flat());
+			const held = new Set(found);
+			const perItem = new Map(
+				[...keys].map(([itemIndex, given]) => {
+					const forgotten = given.filter((key) => held.has(key));
+					const notFound = given.filter((key) => !held.has(key));
+					const message = !given.length
+						? 'Nothing recognisable as a key was given: nothing was forgotten. Copy forgetKeys from an item of this same node.'
+						: forgotten.length
+							? `Forgot ${forgotten.length} key${forgotten.length === 1 ? '' : 's'}: the next run sends that campaign again.${notFound.length ? ` ${notFound.length} other key${notFound.length === 1 ? '' : 's'} matched nothing in this node's history.` : ''}`
+							: "No key matched anything in this node's history: nothing was forgotten. Copy forgetKeys from an item of this same node's output (each node keeps its own history).";
+					return [itemIndex, [{ message, forgotten: forgotten.join(' '), notFound: notFound.join(' '), entriesBefore, entriesAfter }]];
+				}),
+			);
+			const unmatched = [...perItem].filter(([, [json]]) => !json.forgotten).map(([itemIndex]) => itemIndex + 1);
+			if (unmatched.length) {
+				ctx.addExecutionHints?.({
+					message: `Forget: the keys of item${unmatched.length === 1 ? '' : 's'} ${unmatched.join(', ')} matched nothing in this node's history, so nothing was forgotten for ${unmatched.length === 1 ? 'it' : 'them'}. Use forgetKeys from an item of this same node's output.`,
+					type: 'warning',
+					location: 'outputPane',
+				});
+			}
+			return { perItem };
 		},
-	},
-};
+	};
+}
 
-/** The target of the node's credential, when it has one (Forget Sent works without it). */
+/** The target of the node's credential, when it has one (forgetting works without it). */
 async function credentialTarget(ctx: IExecuteFunctions): Promise<string | undefined> {
 	const type = ctx.getNodeParameter('authentication', 0, 'accessToken') === 'oAuth2' ? 'lbaAdsOAuth2Api' : 'lbaAdsApi';
 	try {
@@ -102,3 +118,30 @@ async function credentialTarget(ctx: IExecuteFunctions): Promise<string | undefi
 		return undefined;
 	}
 }
+
+export const forgetSent: OperationModule<ForgetRequest> = {
+	option: {
+		name: 'Forget Sent',
+		value: 'forgetSent',
+		action: 'Forget sent campaigns',
+		description: "Clear this node's duplicate-protection history (the Create node's Mode does this without changing its setup)",
+	},
+	description: [
+		toolDescription(
+			'campaign',
+			'forgetSent',
+			"Clears this tool node's own record of sent campaigns. It does not affect other nodes or tools, " +
+				'and it sends nothing. Only call it when the user explicitly asks for it.',
+		),
+		{
+			displayName:
+				"A node's history of sent campaigns is its own. To forget campaigns of a Create node, set that node's Mode to Forget Sent Campaigns and execute it: its campaign setup stays as it is. (Switching a configured Create node to this operation loses its fields.)",
+			name: 'forgetNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: showFor,
+		},
+		...forgetFields({ what: 'forget', key: 'forgetKey' }, showFor.show),
+	],
+	operation: forgetOperation({ what: 'forget', key: 'forgetKey' }),
+};

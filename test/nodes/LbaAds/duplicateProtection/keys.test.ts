@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 /**
  * Golden keys: fixed inputs give fixed key strings. A refactor of the body, the canonical JSON or
  * the dates that changed a key would make every campaign of a re-run after an upgrade go out
@@ -45,24 +46,21 @@ describe('duplicate protection keys', () => {
 		expect(serviceTarget('http://127.0.0.1:8080')).not.toBe(serviceTarget('http://127.0.0.1:8081'));
 	});
 
-	it('custom:v2 and retry:v1 are pinned', () => {
+	it('custom:v2 and retry:v2 are pinned (retry:v2 is the SHA-256 of the canonical JSON, written out here by hand)', () => {
 		expect(customKey(' A-17 ', 'https://api.example.co.id')).toBe('custom:v2:https://api.example.co.id A-17');
 		expect(customKey('  ', 'https://api.example.co.id')).toBeUndefined();
-		expect(
-			retryKey({
-				target: 'https://api.example.co.id',
-				parameters: { name: '={{ $json.name }}', 'options.timezone': 'Asia/Jakarta' },
-				input: { name: 'x' },
-				itemIndex: 0,
-				runIndex: 0,
-				execution: 'established 1700000000000',
-			}),
-		).toBe('retry:v1:023ae04895910f2887fdeb82ff0b95d0fd7384b2c4c1fe5d4a055fe34c5205c7');
+		const origin = { path: [['Prepare', 0, 0, 0]], root: { name: 'x' } };
+		const canonical = '{"execution":"execution 5f0c","itemIndex":0,"origin":{"path":[["Prepare",0,0,0]],"root":{"name":"x"}},"runIndex":0,"target":"https://api.example.co.id"}';
+		const key = retryKey({ target: 'https://api.example.co.id', origin, itemIndex: 0, runIndex: 0, execution: 'execution 5f0c' });
+		expect(key).toBe(`retry:v2:${createHash('sha256').update(canonical).digest('hex')}`);
+		expect(key).toBe('retry:v2:03e82f9a6e7d60bccd7dd320398d5e25d40d66f10d9114e932dc47bd0db8dca7');
+		// Keys in another order, the same key.
+		expect(retryKey({ execution: 'execution 5f0c', runIndex: 0, itemIndex: 0, origin: { root: { name: 'x' }, path: origin.path }, target: 'https://api.example.co.id' })).toBe(key);
 	});
 
 	it('Forget Sent takes an output\'s forgetKeys (its retry key, then its own key), one key, a list, or a custom key\'s text', () => {
 		const content = `content:v2:${'a'.repeat(64)}`;
-		const retry = `retry:v1:${'b'.repeat(64)}`;
+		const retry = `retry:v2:${'b'.repeat(64)}`;
 		const custom = 'custom:v2:https://x Promo A, Jakarta';
 		expect(forgetKeysOf(content, retry)).toBe(`${retry} ${content}`);
 		expect(keysFromUser(forgetKeysOf(content, retry), 'https://x')).toEqual([retry, content]);

@@ -16,8 +16,10 @@ import {
 	type CreateRequest,
 } from './parameters';
 import { addClockDatesHint, datesFollowClock } from './clockDates';
+import { RUN_MODE_FIELDS, runModeInstead } from './runMode';
 import { campaignGuard, type Candidate } from '../../../duplicateProtection/campaignGuard';
 import { forgetKeysOf } from '../../../duplicateProtection/keys';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../../../shared/transport';
 import type { OperationModule } from '../../engine/operation';
 import { fromAI, toolDescription, withToolDefault } from '../../../helpers/aiTool';
 
@@ -62,6 +64,7 @@ export const CHANNELS_FOR_MODEL =
 
 const description: INodeProperties[] = [
 	toolDescription('campaign', 'create', TOOL_DESCRIPTION),
+	...RUN_MODE_FIELDS,
 	{
 		displayName: 'Campaign Input',
 		name: 'campaignInput',
@@ -283,7 +286,7 @@ const description: INodeProperties[] = [
 			{
 				name: 'Off',
 				value: 'off',
-				description: 'Send every item, even a campaign sent before (a Retry or re-run can then publish it twice)',
+				description: 'Send every item, even a campaign this node sent in an earlier run (a re-run publishes it again); a Retry still never re-sends what the execution it retries created',
 			},
 		],
 		description:
@@ -319,6 +322,7 @@ const description: INodeProperties[] = [
 const operation: OperationModule<CreateRequest>['operation'] = {
 	checkAllBeforeSending: true,
 	usesService: true,
+	instead: runModeInstead,
 
 	prepare(ctx, itemIndex, transport) {
 		const zone = timezone(ctx, itemIndex);
@@ -371,7 +375,10 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 		if (!candidates.length) return undefined;
 		const followClock = datesFollowClock(ctx);
 		if (followClock) addClockDatesHint(ctx);
-		return campaignGuard(ctx, candidates, { datesFollowClock: followClock });
+		// How long this run may keep a campaign "being sent": a wave's requests at its Timeout, and the lock's waits.
+		const timeoutMs = Number(ctx.getNodeParameter('options.timeoutMs', 0, DEFAULT_TIMEOUT_MS));
+		const sendingForMs = 4 * Math.min(Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS) + 180_000;
+		return campaignGuard(ctx, candidates, { datesFollowClock: followClock, sendingForMs });
 	},
 
 	describeDone(json) {
@@ -430,8 +437,8 @@ const options: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send the item even if this node already sent (or may have sent) the same campaign. An expression can pick the items to resend.',
-		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'], '/duplicateProtection': ['content', 'customKey'] } },
+			'Whether to send the item even if this node already sent (or may have sent) the same campaign: a second campaign, billed again. An expression can pick the items to resend. Turn it off again after that run.',
+		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
 	},
 	{
 		displayName: 'Timezone',

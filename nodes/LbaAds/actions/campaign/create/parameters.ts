@@ -8,6 +8,7 @@ import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, readInZone } from '../../../helpers/dates';
 import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
 import { itemRetryKey } from '../../../duplicateProtection/itemOrigin';
+import { previewMode } from './runMode';
 
 /** Create Campaign's parameters, read for one item: what the panel, an expression or an AI model gave. */
 
@@ -43,8 +44,9 @@ export interface CreateRequest {
 	spending: Spending;
 }
 
-/** Options > Dry Run on the node; on the tool, the model's `preview` argument. */
+/** Mode > Preview or Options > Dry Run on the node; on the tool, the model's `preview` argument. */
 export function dryRun(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	if (previewMode(ctx)) return true;
 	const option = ctx.getNodeParameter('options.dryRun', itemIndex, false);
 	if (option === true || option === 'true') return true;
 	if (!runsAsTool(ctx)) return false;
@@ -55,31 +57,18 @@ export function dryRun(ctx: IExecuteFunctions, itemIndex: number): boolean {
 type CampaignKeys = Pick<CreateRequest, 'key' | 'retryKey'>;
 
 /**
- * The parameters that define a campaign, and nothing else: the retry key reads them as written.
- * Not here, so never in it: Authentication, Duplicate Protection and its key, Resend, Dry Run,
- * Preview, Timeout, Concurrency, the spending limits, and any parameter a later release adds.
- */
-export const CAMPAIGN_PARAMETERS = [
-	'campaignInput',
-	'campaignJson',
-	'name',
-	'campaignDescription',
-	'categoryId',
-	'channelsInput',
-	'channels',
-	'channelsJson',
-	'options.timezone',
-] as const;
-
-/**
  * Duplicate protection's keys for one item: the campaign by its meaning (dates as instants) and
- * its target, and the item's retry key. See duplicateProtection/keys.ts.
+ * its target, or a custom key; and the item's retry key, which says where the item came from.
+ * With Off, the campaign's key is its retry key: nothing is held back by content, but a Retry
+ * never sends again what the execution it retries created. See duplicateProtection/keys.ts.
  */
 export function campaignKeys(ctx: IExecuteFunctions, itemIndex: number, body: CampaignBody, baseUrl: string): CampaignKeys {
 	const mode = ctx.getNodeParameter('duplicateProtection', itemIndex, 'content') as ProtectionMode;
-	if (mode === 'off') return {};
+	// An unsaved workflow has no history (n8n keeps it per saved workflow): with Off, it sends as asked.
+	if (mode === 'off' && !ctx.getWorkflow().id) return {};
 	const target = serviceTarget(baseUrl);
-	const retryKey = itemRetryKey(ctx, itemIndex, target, CAMPAIGN_PARAMETERS);
+	const retryKey = itemRetryKey(ctx, itemIndex, target);
+	if (mode === 'off') return { key: retryKey, retryKey };
 	if (mode === 'content') {
 		return { key: contentKey(campaignByMeaning(body), target), retryKey };
 	}

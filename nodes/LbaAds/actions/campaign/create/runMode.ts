@@ -1,0 +1,69 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { forgetFields, forgetOperation } from '../forgetSent.operation';
+import type { Operation } from '../../engine/operation';
+
+/**
+ * What executing the Create node does: publish (the default: sends and bills), preview (a dry run),
+ * or forget what it sent. Forgetting is done here, on the node whose history it is, so that the
+ * campaign's fields stay: n8n drops the fields an operation hides, and these show in every mode.
+ */
+
+const showFor = { resource: ['campaign'], operation: ['create'] };
+const FORGET_FIELDS = { what: 'forgetWhat', key: 'forgetKeys' };
+
+export const RUN_MODE_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Mode',
+		name: 'runMode',
+		type: 'options',
+		noDataExpression: true,
+		default: 'publish',
+		options: [
+			{
+				name: 'Forget Sent Campaigns (Sends Nothing)',
+				value: 'forget',
+				description: "Clear this node's memory of campaigns it sent, so that they can be sent again; this campaign's setup below stays as it is",
+			},
+			{
+				name: 'Preview (Sends Nothing)',
+				value: 'preview',
+				description: 'Check each campaign and show the exact request and the SMS per recipient; nothing is sent or billed',
+			},
+			{
+				name: 'Publish (Sends SMS, Billed)',
+				value: 'publish',
+				description: 'Publish each campaign at once: its SMS go to real subscribers and are billed',
+			},
+		],
+		description: 'What executing this node does',
+		displayOptions: { show: { ...showFor, '@tool': [false] } },
+	},
+	{
+		displayName: 'Executing this node publishes each campaign at once: its SMS go to real subscribers and are billed. Set Mode to Preview to check a campaign first.',
+		name: 'publishNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...showFor, runMode: ['publish'], '@tool': [false] } },
+	},
+	{
+		displayName: "This mode sends nothing: it forgets campaigns this node sent. Set Mode back to Publish afterwards; the campaign's setup below is kept.",
+		name: 'forgetModeNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...showFor, runMode: ['forget'] } },
+	},
+	...forgetFields(FORGET_FIELDS, { ...showFor, runMode: ['forget'] }),
+];
+
+const forgetting = forgetOperation(FORGET_FIELDS);
+
+/** The work of Mode "Forget Sent Campaigns" instead of sending; undefined in the other modes. */
+export function runModeInstead(ctx: IExecuteFunctions): Operation<unknown> | undefined {
+	return ctx.getNodeParameter('runMode', 0, 'publish') === 'forget' ? (forgetting as Operation<unknown>) : undefined;
+}
+
+/** Mode "Preview": a dry run of every item. */
+export function previewMode(ctx: IExecuteFunctions): boolean {
+	return ctx.getNodeParameter('runMode', 0, 'publish') === 'preview';
+}
