@@ -42,7 +42,8 @@ export function heldJson(held: HeldBack, twin: TwinOutcome | undefined): IDataOb
 		earlierOutcome: outcome,
 		howToResend: HOW_TO_RESEND[outcome],
 		idempotencyKey: held.candidate.key,
-		forgetKeys: forgetKeysOf(held.candidate.key, held.candidate.retryKey),
+		// Held by its campaign's key, that key alone holds it (this run's retry key is not kept).
+		forgetKeys: held.by === 'key' ? held.candidate.key : forgetKeysOf(held.candidate.key, held.candidate.retryKey),
 	};
 }
 

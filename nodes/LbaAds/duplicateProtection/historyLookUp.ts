@@ -67,13 +67,14 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 		// A Resend of a recorded key keeps that key's "created" mark: a refused Resend must not erase an earlier creation.
 	}
 	let answers = new Set<string>();
-	let seen = new Set<string>();
 	let newlyRecorded: string[] = [];
 	if (questions.length || liveQuestions.length) {
 		await lock.check();
-		({ created: answers, seen, takeOut: newlyRecorded } = await askHistory(ctx, unique(questions), unique(liveQuestions), toRecord.length));
+		// "Sending" marks are asked like "created" marks, each with its question mark: a claim stopped
+		// before taking its questions out must not leave marks that read as a run sending now.
+		({ created: answers, takeOut: newlyRecorded } = await askHistory(ctx, unique([...questions, ...liveQuestions]), [], toRecord.length));
 	}
-	const beingSent = (key: string) => recorded.has(ownMark(key)) || otherLive(key).some((mark) => seen.has(mark));
+	const beingSent = (key: string) => recorded.has(ownMark(key)) || otherLive(key).some((mark) => answers.has(mark));
 	const held: HeldBack[] = [];
 	for (const item of heldBack) {
 		const { key, retryKey, resend } = item.candidate;

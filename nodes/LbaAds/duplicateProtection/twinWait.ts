@@ -51,8 +51,9 @@ export async function awaitTwins(
 			let sending = new Set<string>();
 			if (stillRecorded.length) {
 				await lock.check();
-				const answer = await askHistory(ctx, stillRecorded.map(createdMark), stillRecorded.flatMap((key) => liveSendingMarks(key, asked)), keys.length);
-				({ created, seen: sending } = answer);
+				// "Sending" marks asked like "created" marks, each with its question mark (historyStore.ts `askHistory`).
+				const answer = await askHistory(ctx, [...stillRecorded.map(createdMark), ...stillRecorded.flatMap((key) => liveSendingMarks(key, asked))], [], keys.length);
+				created = sending = answer.created; // the "created" and "sending" marks that are truly there
 				if (answer.takeOut.length) {
 					await lock.check();
 					await ctx.helpers.removeProcessed(answer.takeOut, SCOPE, STORE_OPTIONS);

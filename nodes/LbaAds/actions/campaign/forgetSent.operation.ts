@@ -90,7 +90,7 @@ export function forgetOperation(names: ForgetFields): Operation<ForgetRequest> {
 					const message = !given.length
 						? 'Nothing recognisable as a key was given: nothing was forgotten. Copy forgetKeys from an item of this same node.'
 						: forgotten.length
-							? `Forgot ${forgotten.length} key${forgotten.length === 1 ? '' : 's'}: the next run sends that campaign again.${notFound.length ? ` ${notFound.length} other key${notFound.length === 1 ? '' : 's'} matched nothing in this node's history.` : ''}`
+							? `Forgot ${forgotten.length} key${forgotten.length === 1 ? '' : 's'}: the next run sends that campaign again.`
 							: "No key matched anything in this node's history: nothing was forgotten. Copy forgetKeys from an item of this same node's output (each node keeps its own history).";
 					return [itemIndex, [{ message, forgotten: forgotten.join(' '), notFound: notFound.join(' '), entriesBefore, entriesAfter }]];
 				}),

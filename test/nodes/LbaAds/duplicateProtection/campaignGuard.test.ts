@@ -78,7 +78,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[1].json.error).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 502); the campaign may have been created, so do not send it again');
 		expect(String(failed.items[1].json.description)).toMatch(
-			/may already have created the campaign.*Duplicate protection kept this campaign's keys, so a Retry or re-run will not send it again.*Forget Sent and Idempotency Key: retry:v1:[0-9a-f]{64} content:v2:[0-9a-f]{64}$/s,
+			/may already have created the campaign.*Duplicate protection kept this campaign's keys, so a Retry or re-run will not send it again.*Keys to Forget: retry:v2:[0-9a-f]{64} content:v2:[0-9a-f]{64}, execute the node/s,
 		);
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
 
@@ -87,7 +87,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 			skipped: true,
 			earlierOutcome: 'unknown',
 			reason: expect.stringMatching(/^May have been created in an earlier run/),
-			howToResend: expect.stringContaining('Options > Resend'),
+			howToResend: expect.stringContaining('turn on Resend'),
 		});
 		expect(await campaigns(context)).toHaveLength(3);
 
@@ -217,13 +217,19 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(namesIn(await campaigns(context))).toEqual(['x', 'y']);
 	});
 
-	it('Off: every run sends, and the store is not touched', async () => {
+	it('Off: every new run sends again; its only key is the item\'s retry key (what a Retry needs), and an unsaved workflow sends without the store', async () => {
 		const parameters = { ...byName, duplicateProtection: 'off' };
-		await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
+		const first = await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
 		const second = await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(second.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
-		expect(second.items[0].json.idempotencyKey).toBeUndefined();
+		expect(second.items[0].json.idempotencyKey).toMatch(/^retry:v2:[0-9a-f]{64}$/);
+		expect(second.items[0].json.forgetKeys).toBe(second.items[0].json.idempotencyKey);
+		expect(second.items[0].json.idempotencyKey).not.toBe(first.items[0].json.idempotencyKey);
 		expect(await campaigns(context)).toHaveLength(4);
+		store.reset();
+		const unsaved = await runNode(context, parameters, six.slice(2, 3), { workflowId: '' });
+		expect(unsaved.items[0].json).toMatchObject({ status: 'Published' });
+		expect(unsaved.items[0].json.idempotencyKey).toBeUndefined();
 		expect(store.calls.checkProcessedAndRecord + store.calls.removeProcessed).toBe(0);
 	});
 
@@ -350,7 +356,8 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 		expect(errorOf(result)?.message).toBe(
 			"Duplicate protection cannot take its lock: another node of this workflow keeps its history in the workflow's shared row (a Remove Duplicates node with Scope set to Workflow)",
 		);
-		expect(errorOf(result)?.description).toMatch(/^Nothing was sent\. Set that node's Scope to Node/);
+		expect(errorOf(result)?.description).toMatch(/^Nothing was sent\. .*set Scope to Node \(its default\); \(2\) add a new Remove Duplicates node, set Operation to "Clear Deduplication History".*Retry this execution/s);
+		expect(errorOf(result)?.description).not.toMatch(/\bOff\b/);
 		expect(await campaigns(context)).toHaveLength(0);
 		expect(JSON.stringify(store.rows.get(lockRow()))).toBe(before);
 	});

@@ -17,7 +17,7 @@ describe('Campaign > Forget Sent', () => {
 		await runNode(context, byName, three, { workflowId: history.workflowId });
 		const forget = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'all' }, [{}], { workflowId: history.workflowId });
 		expect(errorOf(forget)).toBeUndefined();
-		expect(forget.items).toEqual([{ json: { forgotten: 'all', entriesBefore: 12 }, pairedItem: [{ item: 0 }] }]);
+		expect(forget.items).toEqual([{ json: { forgotten: 'all', message: expect.stringContaining('whole history'), entriesBefore: 12, entriesAfter: 0 }, pairedItem: [{ item: 0 }] }]);
 		expect(store.entries(history.workflowId, 'lba')).toEqual([]);
 
 		const again = await runNode(context, byName, three, { workflowId: history.workflowId });
@@ -31,7 +31,7 @@ describe('Campaign > Forget Sent', () => {
 		const forget = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: '={{ $json.key }}' }, [{ key: p2Key }], {
 			workflowId: history.workflowId,
 		});
-		expect(forget.items[0].json).toEqual({ forgotten: p2Key, entriesBefore: 12 });
+		expect(forget.items[0].json).toEqual({ message: 'Forgot 1 key: the next run sends that campaign again.', forgotten: p2Key, notFound: '', entriesBefore: 12, entriesAfter: 10 });
 
 		const again = await runNode(context, byName, three, { workflowId: history.workflowId });
 		expect(again.items.map((item) => (item.json.skipped ? 'skipped' : item.json.status))).toEqual(['skipped', 'Published', 'skipped']);
@@ -51,7 +51,7 @@ describe('Campaign > Forget Sent', () => {
 			workflowId: history.workflowId,
 			node: { id: 'another-node' },
 		});
-		expect(elsewhere.items[0].json).toEqual({ forgotten: 'all', entriesBefore: 0 });
+		expect(elsewhere.items[0].json).toMatchObject({ forgotten: 'all', entriesBefore: 0 });
 		const again = await runNode(context, byName, three, { workflowId: history.workflowId });
 		// One held-back item per campaign (an empty output would pass an every()).
 		expect(again.items.map((item) => item.json.skipped)).toEqual([true, true, true]);
@@ -63,11 +63,53 @@ describe('Campaign > Forget Sent', () => {
 		const parameters = { resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: '={{ $json.key }}' };
 		const items = [{ key: '' }, { key: first.items[0].json.idempotencyKey }];
 		const stopped = await runNode(context, parameters, items, { workflowId: history.workflowId });
-		expect(errorOf(stopped)?.message).toBe('Idempotency Key of item 0 is empty; nothing was forgotten for it');
+		expect(errorOf(stopped)?.message).toBe('Keys to Forget of item 1 is empty; nothing was forgotten for it');
 		expect(store.entries(history.workflowId, 'lba')).toHaveLength(12);
 
 		const continued = await runNode(context, parameters, items, { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
-		expect(continued.items.map((item) => Object.keys(item.json)[0])).toEqual(['error', 'forgotten']);
+		expect(continued.items.map((item) => Object.keys(item.json)[0])).toEqual(['error', 'message']);
 		expect(store.entries(history.workflowId, 'lba')).toHaveLength(10);
+	});
+
+	it('a key that matches nothing: said in the output and in a warning, nothing forgotten', async () => {
+		await runNode(context, byName, three, { workflowId: history.workflowId });
+		const junk = `content:v2:${'0'.repeat(64)}`;
+		const forget = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: junk }, [{}], { workflowId: history.workflowId });
+		expect(forget.items[0].json).toMatchObject({ forgotten: '', notFound: junk, entriesBefore: 12, entriesAfter: 12, message: expect.stringMatching(/^No key matched anything/) });
+		const hints = (forget.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message);
+		expect(hints).toEqual([expect.stringMatching(/matched nothing in this node's history/)]);
+		expect(store.entries(history.workflowId, 'lba')).toHaveLength(12);
+	});
+});
+
+describe("Campaign > Create, Mode Forget Sent Campaigns: the node's own history, its setup untouched", () => {
+	it('forgets the keys a held item names; every field of the campaign stays; Mode back to Publish sends that campaign once', async () => {
+		const limits = { ...byName, options: { maxSmsPerCampaign: 100_000, resend: false } };
+		await runNode(context, limits, three, { workflowId: history.workflowId });
+		const held = await runNode(context, limits, three, { workflowId: history.workflowId });
+		expect(held.items[1].json).toMatchObject({ skipped: true, forgetKeys: expect.any(String) });
+		const forgetting = { ...limits, runMode: 'forget', forgetWhat: 'keys', forgetKeys: '={{ $json.forgetKeys }}' };
+		const forget = await runNode(context, forgetting, [held.items[1].json], { workflowId: history.workflowId });
+		expect(errorOf(forget)).toBeUndefined();
+		expect(forget.items[0].json).toMatchObject({ message: 'Forgot 1 key: the next run sends that campaign again.', forgotten: held.items[1].json.forgetKeys, notFound: '' });
+		expect(await campaigns(context)).toHaveLength(3); // forgetting sends nothing
+		const again = await runNode(context, limits, three, { workflowId: history.workflowId });
+		expect(again.items.map((item) => (item.json.skipped ? 'skipped' : item.json.status))).toEqual(['skipped', 'Published', 'skipped']);
+		expect(await campaigns(context)).toHaveLength(4);
+	});
+
+	it('Forget: All Campaigns clears the whole history, needs no credential, and sends nothing', async () => {
+		await runNode(context, byName, three, { workflowId: history.workflowId });
+		const forget = await runNode(context, { ...byName, runMode: 'forget', forgetWhat: 'all' }, [{}], { workflowId: history.workflowId, credentials: {} });
+		expect(errorOf(forget)).toBeUndefined();
+		expect(forget.items[0].json).toMatchObject({ forgotten: 'all', entriesBefore: 12, entriesAfter: 0 });
+		expect(await campaigns(context)).toHaveLength(3);
+	});
+
+	it('Mode Preview is a dry run: nothing sent, nothing recorded', async () => {
+		const preview = await runNode(context, { ...byName, runMode: 'preview' }, three, { workflowId: history.workflowId });
+		expect(preview.items.map((item) => item.json.dryRun)).toEqual([true, true, true]);
+		expect(await campaigns(context)).toHaveLength(0);
+		expect(store.entries(history.workflowId, 'lba')).toEqual([]);
 	});
 });

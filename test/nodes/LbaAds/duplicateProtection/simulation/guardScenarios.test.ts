@@ -65,11 +65,21 @@ function world(answer: (item: ItemPlan) => 'created' | 'refused', onExecuted?: (
 const item = (key: string, execution: number, index: number, resend = false): ItemPlan => ({ key, retryKey: `retry:v1:E${execution}:${index}`, resend });
 
 describe('the guard in scripted schedules', () => {
-	it('a Resend of a campaign in the same wave as its first item, refused by the service, does not erase the first item\'s "created" record', async () => {
+	it('a repeat of a campaign in its run is that campaign, Resend or not: sent once', async () => {
+		const { procs, service, create } = world(() => 'created');
+		const first = await create(0, procs[0], [item('content:v2:C0', 0, 0, true), item('content:v2:C0', 0, 1, true)]);
+		expect([0, 1].map((index) => first.ends.get(index)?.kind)).toEqual(['created', 'skipped']);
+		expect(first.ends.get(1)).toMatchObject({ json: { sameAsItem: 0, earlierOutcome: 'sameRun' } });
+		expect(service.creations).toHaveLength(1);
+	});
+
+	it('a Resend of a created campaign, refused by the service, does not erase its "created" record', async () => {
 		const { procs, service, create } = world((sent) => (sent.resend ? 'refused' : 'created'));
-		const first = await create(0, procs[0], [item('content:v2:C0', 0, 0), item('content:v2:C0', 0, 1, true)]);
-		expect([...first.ends.values()].map((end) => end.kind)).toEqual(['created', 'failed']);
-		const again = await create(1, procs[1], [item('content:v2:C0', 1, 0)]);
+		const first = await create(0, procs[0], [item('content:v2:C0', 0, 0)]);
+		expect([...first.ends.values()].map((end) => end.kind)).toEqual(['created']);
+		const resent = await create(1, procs[1], [item('content:v2:C0', 1, 0, true)]);
+		expect([...resent.ends.values()].map((end) => end.kind)).toEqual(['failed']);
+		const again = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
 		expect(again.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'created' } });
 		expect(service.creations.filter((c) => !c.resend)).toHaveLength(1);
 	});
@@ -102,7 +112,7 @@ describe('the guard in scripted schedules', () => {
 		expect(later.ends.get(0)).toMatchObject({ kind: 'created' });
 	});
 
-	it('a "sending" mark a killed run left is waited for once (10 s), then taken out: the next run does not wait', async () => {
+	it('a "sending" mark a killed run left holds the campaign as "being sent right now" until that run\'s time is over (never read as lost while it may be live), then as "may have been created"', async () => {
 		const { clock, procs, start, create, service } = world(() => 'created');
 		// Process 0 claims C0 and is killed while sending it (before its answer): its claim and its "sending" mark stay.
 		const killed = start(0, procs[0], [item('content:v2:C0', 0, 0)]);
@@ -111,11 +121,15 @@ describe('the guard in scripted schedules', () => {
 		expect(killed.claimedAt.has(0)).toBe(true);
 		expect(service.creations).toEqual([]);
 		const second = await create(1, procs[1], [item('content:v2:C0', 1, 0)]);
-		expect(second.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown' } });
+		expect(second.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'sending', howToResend: expect.stringMatching(/Do not use Resend meanwhile/) } });
 		expect(second.ended! - second.started).toBeGreaterThanOrEqual(10_000);
+		// The killed run's time (4 requests at the 30 s Timeout, and the lock's waits: 5 minutes) passes: its mark is a dead run's.
+		clock.at(clock.now + 6 * 60_000, undefined, 'timer', () => undefined);
+		await clock.run(Infinity);
 		const third = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
-		expect(third.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown' } });
+		expect(third.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown', howToResend: expect.stringMatching(/look for it in LBA Ads/) } });
 		expect(third.ended! - third.started).toBeLessThan(1_000);
+		expect(service.creations).toEqual([]);
 	});
 
 	it('a claim killed between asking whether a campaign was created and taking the question out leaves no "created" answer behind', async () => {
@@ -135,6 +149,9 @@ describe('the guard in scripted schedules', () => {
 		start(1, procs[1], [item('content:v2:C0', 1, 0)]);
 		await clock.run(Infinity);
 		expect(procs[1].killed).toBe(true);
+		// Past process 0's time (5 minutes at the default Timeout): its "sending" mark is a dead run's.
+		clock.at(clock.now + 6 * 60_000, undefined, 'timer', () => undefined);
+		await clock.run(Infinity);
 		const later = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
 		expect(later.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown' } });
 		expect(service.creations).toEqual([]);
