@@ -24,7 +24,8 @@ function postgresBin(name) {
 
 /** Runs a PostgreSQL binary as Debian's `postgres` user: PostgreSQL refuses to run as root. */
 function asPostgres(name, args) {
-	return execFileP('runuser', ['-u', 'postgres', '--', postgresBin(name), ...args], { encoding: 'utf8' });
+	// maxBuffer: a query may return many executions' data (the burst test reads 400).
+	return execFileP('runuser', ['-u', 'postgres', '--', postgresBin(name), ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 }
 
 /**

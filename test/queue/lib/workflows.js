@@ -83,4 +83,52 @@ function campaignsWorkflow({ id, webhookPath, name = 'Queue mode: create campaig
 	return { id, name, nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
-module.exports = { webhookNode, campaignsWorkflow, createCampaignParameters };
+/**
+ * Webhook {prefix} -> LBA Ads Create of ONE campaign named <prefix>, whose description carries
+ * the execution's id (`{{ $execution.id }}`), so every execution is a new campaign by content;
+ * Duplicate Protection: Campaign Content. A Set node adds the execution id to the answer. Identical
+ * calls give the node identical input and parameters as written: only n8n's execution context
+ * tells their executions apart (issue 40's burst).
+ */
+function burstWorkflow({ id, webhookPath, name = 'Queue mode: a new campaign per execution' }) {
+	const create = 'Create campaign';
+	return {
+		id,
+		name,
+		nodes: [
+			webhookNode(webhookPath),
+			{
+				id: `${id}-lba`,
+				name: create,
+				type: 'n8n-nodes-lba-ads.lbaAds',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {
+					...createCampaignParameters('=Burst campaign of execution {{ $execution.id }}', { name: '={{ $json.body.prefix }}' }),
+					duplicateProtection: 'content',
+				},
+				credentials: { lbaAdsApi: { id: e2e.SANDBOX_CREDENTIAL_ID, name: e2e.SANDBOX_CREDENTIAL_NAME } },
+			},
+			{
+				id: `${id}-execution`,
+				name: 'Execution id',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [440, 0],
+				parameters: {
+					mode: 'manual',
+					includeOtherFields: true,
+					assignments: { assignments: [{ id: 'execution-id', name: 'executionId', value: '={{ $execution.id }}', type: 'string' }] },
+					options: {},
+				},
+			},
+		],
+		connections: {
+			Webhook: { main: [[{ node: create, type: 'main', index: 0 }]] },
+			[create]: { main: [[{ node: 'Execution id', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+module.exports = { webhookNode, campaignsWorkflow, createCampaignParameters, burstWorkflow };
