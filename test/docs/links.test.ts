@@ -213,3 +213,21 @@ describe('the README', () => {
 		expect(positions).toEqual([...positions].sort((x, y) => x - y));
 	});
 });
+
+describe("the marketers' page on duplicate protection (issue 41)", () => {
+	const page = readFileSync(path.join(ROOT, 'docs', 'duplicate-protection.md'), 'utf8');
+
+	it('reads in five minutes: at most 1,200 words, tables included', () => {
+		const words = page.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
+		expect(words.length).toBeLessThanOrEqual(1200);
+	});
+
+	it.each(['retry key', 'execution context', 'establishedAt', 'run index', 'tool call id', 'hash', 'node id', 'lock row'])('uses no internal word: %s', (word) => {
+		expect(page.toLowerCase()).not.toContain(word.toLowerCase());
+	});
+
+	it('answers the everyday questions in its first screen', () => {
+		const firstScreens = page.slice(0, page.indexOf('## Choose how campaigns are compared'));
+		for (const question of ['Retry', 'again instead', 'next week', 'May have been created', 'copied', 'Queue mode', 'How much']) expect(firstScreens).toContain(question);
+	});
+});

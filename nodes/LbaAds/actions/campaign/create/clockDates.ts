@@ -34,7 +34,8 @@ export function addClockDatesHint(ctx: IExecuteFunctions): void {
 		message:
 			"The campaign's dates use $now (or $today): each new execution of this workflow sends new campaigns; only a Retry of an execution holds back what that execution sent. " +
 			"To send once per day, take the dates from the Schedule Trigger's timestamp, which a Retry reuses (e.g. {{ DateTime.fromISO($json.timestamp).plus({ hours: 1 }).startOf('hour') }}), " +
-			'or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $today.toISODate() }}.',
+			'or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $today.toISODate() }}. ' +
+			'n8n cannot Retry a stopped execution: if you stop one, look in LBA Ads before running the workflow again.',
 		type: 'info',
 		location: 'outputPane',
 	});
