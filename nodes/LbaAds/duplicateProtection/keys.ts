@@ -73,7 +73,7 @@ const LEADING_FULL_KEY = /^(?:content:v2|retry:v[12]):[0-9a-f]{64}(?=[\s,]|$)/;
  */
 export function keysFromUser(value: unknown, target: string | undefined): string[] {
 	if (Array.isArray(value)) return [...new Set(value.flatMap((entry) => keysFromUser(entry, target)))];
-	let text = value === undefined || value === null ? '' : String(value).trim();
+	let text = value === undefined || value === null ? '' : String(value).trim().normalize('NFC');
 	const keys: string[] = [];
 	for (let match = LEADING_FULL_KEY.exec(text); match; match = LEADING_FULL_KEY.exec(text)) {
 		keys.push(match[0]);
@@ -91,7 +91,8 @@ export function forgetKeysOf(key: string, retry: string): string {
 
 function customText(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	const text = (typeof value === 'object' ? JSON.stringify(value) : String(value)).trim();
+	// In Unicode NFC, as campaign text is sent: "é" typed as one character or as e + accent is one key.
+	const text = (typeof value === 'object' ? JSON.stringify(value) : String(value)).trim().normalize('NFC');
 	return text === '' ? undefined : text;
 }
 

@@ -72,4 +72,13 @@ describe('duplicate protection keys', () => {
 		expect(keysFromUser('A-17', undefined)).toEqual([]);
 		expect(keysFromUser('', 'https://x')).toEqual([]);
 	});
+
+	it('a custom key typed in NFD or NFC is one key, and Forget takes either', () => {
+		const nfc = 'Café-17';
+		const nfd = 'Cafe\u0301-17';
+		expect(nfd).not.toBe(nfc);
+		expect(customKey(nfd, 'https://x')).toBe(customKey(nfc, 'https://x'));
+		expect(keysFromUser(nfd, 'https://x')).toEqual([customKey(nfc, 'https://x')]);
+		expect(keysFromUser(`custom:v2:https://x ${nfd}`, 'https://x')).toEqual([customKey(nfc, 'https://x')]);
+	});
 });
