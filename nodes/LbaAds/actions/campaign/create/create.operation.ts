@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS } from './campaignSchema';
+import { invalidCampaign } from './wording';
 import { addSmsHints, campaignFailure, dryRunOutput, smsPerRecipient } from './output';
 import { refuseOverSmsLimit, reserveCampaigns, SPENDING_OPTIONS, spendingOf } from './spendingLimits';
 import {
@@ -9,7 +9,6 @@ import {
 	campaignFromJson,
 	campaignKeys,
 	dryRun,
-	readableField,
 	resendOption,
 	timezone,
 	zoneNote,
@@ -325,20 +324,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 		const fromJson = ctx.getNodeParameter('campaignInput', itemIndex, 'fields') === 'json';
 		const campaign = fromJson ? campaignFromJson(ctx, itemIndex) : campaignFromFields(ctx, itemIndex);
 		const check = checkCampaign(campaign, zone);
-		if (!check.ok) {
-			const fields = [...new Set(check.problems.map(({ field }) => (fromJson ? field : readableField(field))))];
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Invalid campaign, nothing was sent: ${check.problems.map(({ field, message }) => `${field} ${message}`).join('; ')}`,
-				{
-					itemIndex,
-					description: [
-						`Fix ${fields.length === 1 ? 'this field' : 'these fields'}${fromJson ? ' of Campaign (JSON)' : ''}: ${fields.join(', ')}.`,
-						...(check.problems.some(({ field }) => field === 'categoryId') ? [`Categories: ${CATEGORY_LIST}.`] : []),
-					].join('\n'),
-				},
-			);
-		}
+		if (!check.ok) throw invalidCampaign(ctx, itemIndex, check.problems, fromJson);
 		const spending = spendingOf(ctx, itemIndex, check.body);
 		const isDryRun = dryRun(ctx, itemIndex);
 		// A dry run shows which limit would refuse the campaign instead of failing.
