@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS } from './campaignSchema';
+import { checkLocationIds } from './locationCheck';
 import { invalidCampaign } from './wording';
 import { addSmsHints, campaignFailure, dryRunOutput, smsPerRecipient } from './output';
 import { refuseOverSmsLimit, reserveCampaigns, SPENDING_OPTIONS, spendingOf } from './spendingLimits';
@@ -41,7 +42,7 @@ const TOOL_DESCRIPTION =
 /** The channel the panel's JSON fields start with, as an example to edit. */
 const EXAMPLE_CHANNEL = {
 	sender: 'MYBRAND',
-	locationId: 161,
+	locationId: 3273,
 	smsQty: 1000,
 	message: 'Promo hari ini!',
 	startDate: '2026-12-01T09:00:00+07:00',
@@ -52,7 +53,7 @@ const EXAMPLE_CHANNEL = {
 /** The documented JSON shape of channels, for the model (and the README). */
 export const CHANNELS_FOR_MODEL =
 	`JSON array of 1 to ${LIMITS.channels} channels; each channel sends SMS to one operator's subscribers in one location: ` +
-	'[{"sender": "MYBRAND", "locationId": 161, "smsQty": 1000, "message": "Promo hari ini!", "startDate": "2026-12-01T09:00:00+07:00", "endDate": "2026-12-07T21:00:00+07:00", "telcoId": "tsel"}]. ' +
+	'[{"sender": "MYBRAND", "locationId": 3273, "smsQty": 1000, "message": "Promo hari ini!", "startDate": "2026-12-01T09:00:00+07:00", "endDate": "2026-12-07T21:00:00+07:00", "telcoId": "tsel"}]. ' +
 	`sender: the sender name the user registered, at most ${LIMITS.sender} characters. ` +
 	'locationId: the whole-number Location ID of the target area, as the user gives it or as a Find Targeting Location tool finds it from a city name. ' +
 	`smsQty: how many SMS, 1 to ${LIMITS.smsQty.toLocaleString('en-US')}. message: the SMS text, at most ${LIMITS.message} characters. ` +
@@ -318,6 +319,7 @@ const description: INodeProperties[] = [
 const operation: OperationModule<CreateRequest>['operation'] = {
 	checkAllBeforeSending: true,
 	usesService: true,
+	checkWithService: checkLocationIds,
 
 	prepare(ctx, itemIndex, transport) {
 		const zone = timezone(ctx, itemIndex);
