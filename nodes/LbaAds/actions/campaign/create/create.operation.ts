@@ -452,10 +452,11 @@ const options: INodeProperties[] = [
 
 export const createCampaign: OperationModule<CreateRequest> = {
 	option: {
+		// The name and value stay: saved workflows hold the value, docs and other nodes' expressions the name.
 		name: 'Create',
 		value: 'create',
-		action: 'Create a campaign',
-		description: 'Create and publish an SMS campaign (never sent twice: see Duplicate Protection)',
+		action: 'Publish a campaign (sends SMS, billed)',
+		description: 'Publish an SMS campaign at once: its SMS go out and are billed (never sent twice: see Duplicate Protection)',
 	},
 	description,
 	options,
