@@ -27,6 +27,7 @@ export class LbaAdsApi implements ICredentialType {
 			required: true,
 			default: '',
 			description: 'The access_token issued to you; it is sent as "Authorization: Bearer <token>"',
+			hint: 'A token expires (the real service\'s after an hour). For a token n8n fetches and renews itself, use the LBA Ads OAuth2 API credential with your client key and secret.',
 		},
 	];
 

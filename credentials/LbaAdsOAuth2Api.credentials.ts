@@ -28,6 +28,26 @@ export class LbaAdsOAuth2Api implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		baseUrlProperty,
+		// Client ID and Client Secret are OAuth2 API's own fields, given a description here (n8n
+		// replaces a parent's field by the child's field of the same name, in the parent's place).
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			required: true,
+			default: '',
+			description: 'The client key (consumer key) of your LBA partner account',
+			hint: 'n8n exchanges the key and secret for an access token at <Base URL>/oauth/token, and fetches a new one when it expires',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'The client secret (consumer secret) that goes with the client key',
+		},
 		{
 			displayName: 'Grant Type',
 			name: 'grantType',

@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceProperties, operationOptions } from './actions/resources';
+import { operationOptions, operationSubtitle, resourceProperties } from './actions/resources';
 import { COMMON_OPTIONS, router } from './actions/router';
 import { searchLocations } from './methods/searchLocations';
+import { LBA_ADS_DESCRIPTION } from '../shared/packageDescription';
 import { AUTHENTICATION, CREDENTIALS } from '../shared/transport/authentication';
 
 export class LbaAds implements INodeType {
@@ -13,8 +14,8 @@ export class LbaAds implements INodeType {
 		icon: { light: 'file:lbaAds.svg', dark: 'file:lbaAds.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Create location-based SMS campaigns, reverse-geocode coordinates and list data packages',
+		subtitle: operationSubtitle(),
+		description: LBA_ADS_DESCRIPTION,
 		defaults: { name: 'LBA Ads' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

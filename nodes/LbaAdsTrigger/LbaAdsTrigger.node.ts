@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { catalogueChanges, type CatalogueEvent, type CatalogueState } from './catalogueChanges';
 import { fetchProducts, simplifyProduct } from '../shared/api/products';
 import { transportFor } from '../shared/transport';
+import { LBA_ADS_DESCRIPTION } from '../shared/packageDescription';
 import { AUTHENTICATION, CREDENTIALS } from '../shared/transport/authentication';
 
 /**
@@ -19,7 +20,8 @@ export class LbaAdsTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).length + " event(s)" }}',
-		description: 'Starts the workflow when data packages are added, repriced, change quota or are removed',
+		// n8n's node picker shows one entry for both nodes, with this description: the action node's (see packageDescription.ts).
+		description: LBA_ADS_DESCRIPTION,
 		defaults: { name: 'LBA Ads Trigger' },
 		polling: true,
 		inputs: [],

@@ -64,7 +64,7 @@ function campaignCall(name: string, channel: Json = {}, fields: Json = {}) {
 		channels: [
 			{
 				sender: 'LBADEMO',
-				locationId: 161,
+				locationId: 3273,
 				smsQty: 500,
 				message: 'Diskon 20% akhir pekan ini!',
 				startDate: '2026-12-05T09:00:00+07:00',
@@ -235,11 +235,10 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 		});
 		expect(run.status).toBe('success');
 		const [{ error }] = parsed(turns[1].toolResults[0].output);
-		expect(error).toMatch(/^Invalid campaign, nothing was sent: /);
-		expect(error).toContain('categoryId must be a category id from 3 to 26 or its label, got "Promo"');
+		expect(error).toMatch(/^Item 1 › Category: "Promo" is not a category \(API: categoryId must be a category id from 3 to 26 or its label\)\. /);
 		expect(error).toContain('Categories: 3 Arts & Entertainment, 4 Automotive,');
-		expect(error).toContain('channels[0].smsQty must be at least 1');
-		expect(error).toContain('channels[0].telcoId must be isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata), got "Smartfren"');
+		expect(error).toContain('Item 1 › Channel 1 › SMS Quantity: 0 is less than 1 (API: channels[0].smsQty must be at least 1)');
+		expect(error).toContain('Item 1 › Channel 1 › Telco: "Smartfren" is not one of isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata)');
 		const [created] = parsed(turns[2].toolResults[1].output);
 		expect(created).toMatchObject({ status: 'Published', assumedTimezone: 'Asia/Jakarta', datesWithoutOffset: ['channels[0].startDate'] });
 		const campaigns = await journal(name);
@@ -289,10 +288,10 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 		expect(run.status).toBe('success');
 		const results = turns[turns.length - 1].toolResults.map((result) => parsed(result.output)[0]);
 		expect(results[0].error).toBe(
-			"Campaign over a spending limit, nothing was sent: its SMS Quantity totals 50,000 over its channels (50,000 SMS billed, counting SMS per recipient), above Max SMS per Campaign (2,000). Lower the channels' SMS Quantity to 2,000 in all, or split the campaign. The limit is set in the node's Options by the workflow's owner; an AI model using the tool cannot change it.",
+			"Item 1 › SMS Quantity: 50,000 over the campaign's channels (50,000 SMS billed, counting SMS per recipient), above the spending limit Max SMS per Campaign (2,000). Nothing was sent. Lower the channels' SMS Quantity to 2,000 in all, or split the campaign. The limit is set in the node's Options by the workflow's owner; an AI model using the tool cannot change it.",
 		);
 		expect([results[1].status, results[2].status]).toEqual(['Published', 'Published']);
-		expect(results[3].error).toMatch(/^Over the spending limit Max Campaigns per Execution \(2\), nothing was sent: this run has 1 campaign\(s\) and 2 were sent earlier in this execution\. Send at most 0 more campaign/);
+		expect(results[3].error).toMatch(/^Item 1 › Max Campaigns per Execution \(2\): this run has 1 campaign and 2 campaigns were sent earlier in this execution, over this spending limit\. Nothing of this run was sent\. Send at most 0 more campaigns/);
 		expect(await journal('Makassar huge')).toHaveLength(0);
 		expect(await journal('Makassar promo 3')).toHaveLength(0);
 		expect((await journal('Makassar promo 1')).length + (await journal('Makassar promo 2')).length).toBe(2);
@@ -352,7 +351,7 @@ e2e.describeE2E('examples/ai-campaign-assistant.json chatted with in the editor,
 		await page.locator('[data-test-id="workflow-chat-button"]').click();
 		const input = page.locator('[data-test-id="canvas-chat"] textarea').first();
 		const botMessages = page.locator('[data-test-id="canvas-chat"] .chat-message-from-bot');
-		await input.fill('Launch a weekend promo for our store at -6.9175, 107.6191: sender WARUNGKITA, location 161, 1000 SMS on Telkomsel');
+		await input.fill('Launch a weekend promo for our store at -6.9175, 107.6191: sender WARUNGKITA, location 3273, 1000 SMS on Telkomsel');
 		await input.press('Enter');
 		await botMessages.filter({ hasText: 'Shall I publish it?' }).first().waitFor({ timeout: 60_000 });
 		expect(await botMessages.first().innerText()).toContain('Preview of "Weekend promo Kota Bandung": 1000 SMS on tsel, 1 SMS per recipient (GSM-7), 2026-12-05T09:00:00+07:00 to 2026-12-06T21:00:00+07:00.');
@@ -389,9 +388,9 @@ e2e.describeE2E('examples/ai-campaign-assistant.json chatted with in the editor,
 		await e2e.screenshot(page, 'regular-node-error-canvas');
 		await e2e.openNodePanel(page, 'Create a campaign');
 		const ndv = page.locator('[data-test-id="ndv"]');
-		await ndv.getByText('Invalid campaign, nothing was sent: categoryId must be a category id from 3 to 26 or its label, got "Pizza"', { exact: false }).first().waitFor({ timeout: 30_000 });
+		await ndv.getByText('Item 1 › Category: "Pizza" is not a category', { exact: false }).first().waitFor({ timeout: 30_000 });
 		const text = await ndv.innerText();
-		expect(text).toContain('Fix these fields: Category (categoryId), Channel 1 SMS Quantity (channels[0].smsQty), Channel 1 Telco (channels[0].telcoId).');
+		expect(text).toContain('Fix them in the panel, then run again.');
 		expect(text).toContain('Categories: 3 Arts & Entertainment, 4 Automotive,');
 		await page.waitForTimeout(500);
 		await e2e.screenshot(page, 'regular-node-error-panel');

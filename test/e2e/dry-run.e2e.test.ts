@@ -10,7 +10,7 @@ const NODE = 'Preview the campaign';
 const CURLY = 'Diskon “spesial” 20% 🎉 hari ini di Warung Kita Bandung. Tunjukkan SMS ini di kasir, berlaku sampai Minggu!';
 const channel = (telcoId: string, message: string) => ({
 	sender: 'WARUNGKITA',
-	locationId: 161,
+	locationId: 3273,
 	smsQty: 1000,
 	message,
 	startDate: '2026-12-05T09:00:00',
@@ -119,7 +119,7 @@ e2e.describeE2E(`Create Campaign dry run in real n8n ${e2e.n8nVersion()}`, () =>
 		const [item] = sameCampaign.output(NODE);
 		expect(item).toMatchObject({ skipped: true, earlierOutcome: 'created' });
 		const list = await runWith(asJson(JSON.stringify([sentBefore.body])));
-		expect(list.error?.message).toContain('Campaign (JSON) must be one campaign object, nothing was sent');
+		expect(list.error?.message).toContain('Item 1 › Campaign (JSON): an array of 1, not one campaign object');
 		expect(await campaignRequests()).toHaveLength(1);
 	});
 });

@@ -154,7 +154,7 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 	test('a campaign over the spending limit: the whole error reaches the client, nothing is sent', async () => {
 		const result = await call('create_campaign', campaign({ name: 'Too big (MCP)' }, { smsQty: 50_000 }));
 		expect(errorOf(result)).toBe(
-			"NodeOperationError: Campaign over a spending limit, nothing was sent: its SMS Quantity totals 50,000 over its channels (50,000 SMS billed, counting SMS per recipient), above Max SMS per Campaign (10,000). Lower the channels' SMS Quantity to 10,000 in all, or split the campaign. The limit is set in the node's Options by the workflow's owner; an AI model using the tool cannot change it.",
+			"NodeOperationError: Item 1 › SMS Quantity: 50,000 over the campaign's channels (50,000 SMS billed, counting SMS per recipient), above the spending limit Max SMS per Campaign (10,000). Nothing was sent. Lower the channels' SMS Quantity to 10,000 in all, or split the campaign. The limit is set in the node's Options by the workflow's owner; an AI model using the tool cannot change it.",
 		);
 		expect(await journal()).not.toContain('Too big (MCP)');
 	});
@@ -162,11 +162,10 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 	test('bad fields: every problem and the valid values in the error, nothing is sent', async () => {
 		const result = await call('create_campaign', campaign({ name: 'Bad (MCP)', category: 'Pizza' }, { smsQty: 0, telcoId: 'Smartfren' }));
 		const text = errorOf(result) ?? '';
-		expect(text).toMatch(/^NodeOperationError: Invalid campaign, nothing was sent: /);
-		expect(text).toContain('categoryId must be a category id from 3 to 26 or its label, got "Pizza"');
-		expect(text).toContain('channels[0].smsQty must be at least 1');
-		expect(text).toContain('channels[0].telcoId must be isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata), got "Smartfren"');
-		expect(text).toContain('Fix these fields: Category (categoryId), Channel 1 SMS Quantity (channels[0].smsQty), Channel 1 Telco (channels[0].telcoId).');
+		expect(text).toMatch(/^NodeOperationError: Item 1 › Category: "Pizza" is not a category \(API: categoryId must be a category id from 3 to 26 or its label\)\. /);
+		expect(text).toContain('Item 1 › Channel 1 › SMS Quantity: 0 is less than 1 (API: channels[0].smsQty must be at least 1)');
+		expect(text).toContain('Item 1 › Channel 1 › Telco: "Smartfren" is not one of isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata)');
+		expect(text).toContain('Nothing was sent. Categories: 3 Arts & Entertainment,');
 		expect(await journal()).not.toContain('Bad (MCP)');
 	});
 

@@ -27,6 +27,16 @@ const SECTION = 'Generated bad input';
 
 const context = useSandbox();
 
+/**
+ * A fresh sandbox that, as the API document describes the service, lists no locations (404 for
+ * GET /lba/locations): the node then sends the Location IDs as given, and the predicate, which
+ * knows only the document's rules, stays the judge of what is valid.
+ */
+async function resetAsDocumented() {
+	await control(context, 'POST', '/_sandbox/reset');
+	await control(context, 'POST', '/_sandbox/faults', { path: '/lba/locations', status: 404, times: 1_000_000, body: { success: false, error: { code: 'NOT_FOUND', message: 'No such path' } } });
+}
+
 // ---- generators -------------------------------------------------------------------------
 
 /** NaN and ±Infinity cannot travel in item JSON; items carry { special } and the expression decodes it. */
@@ -277,7 +287,7 @@ function predicateInput(input: IDataObject, mode: Mode) {
 
 /** A fresh sandbox journal, one run with "continue on error"; undefined when the whole run failed (a crash). */
 async function runBatch(parameters: IDataObject, inputs: IDataObject[]): Promise<INodeExecutionData[] | undefined> {
-	await control(context, 'POST', '/_sandbox/reset');
+	await resetAsDocumented();
 	const result = await runNode(context, parameters, inputs, { node: { onError: 'continueRegularOutput' }, timezone: WORKFLOW_ZONE });
 	tally.cases += inputs.length;
 	if (result.error) {
@@ -485,7 +495,7 @@ describe('generated bad input through the node in the engine', () => {
 			.slice(0, STRICT_SAMPLES);
 		const good = asItem({ name: 'Good', description: 'Valid', categoryId: 10, channels: [{ sender: 'LBADEMO', locationId: 1, smsQty: 1, message: 'Hi', startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-02T09:00:00+07:00', telcoId: 'xl' }], zone: '' });
 		for (const bad of invalid) {
-			await control(context, 'POST', '/_sandbox/reset');
+			await resetAsDocumented();
 			const result = await runNode(context, campaignParameters('json'), [good, bad, good], { timezone: WORKFLOW_ZONE });
 			tally.strictRuns++;
 			const error = result.error as (Error & { context?: { itemIndex?: number } }) | undefined;

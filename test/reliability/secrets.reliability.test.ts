@@ -485,8 +485,8 @@ const OAUTH2_TOKEN_ERRORS: Scenario[] = OPERATION_NAMES.flatMap((operation): Sce
 
 const NODE_ERRORS: Scenario[] = AUTHS.flatMap((auth): Scenario[] =>
 	[
-		{ name: 'invalid campaign (smsQty 0)', parameters: createParameters({}, [channel({ smsQty: 0 })]), expect: /Invalid campaign/ },
-		{ name: 'unknown timezone', parameters: createParameters({ options: { timezone: 'Mars/Olympus' } }), expect: /Unknown timezone/ },
+		{ name: 'invalid campaign (smsQty 0)', parameters: createParameters({}, [channel({ smsQty: 0 })]), expect: /^Item 1 › Channel 1 › SMS Quantity: 0 is less than 1/ },
+		{ name: 'unknown timezone', parameters: createParameters({ options: { timezone: 'Mars/Olympus' } }), expect: /^Item 1 › Options › Timezone: "Mars\/Olympus" is not a timezone/ },
 		{ name: 'channels JSON not JSON', parameters: createParameters({ channelsInput: 'json', channelsJson: '[{' }), expect: /not valid JSON/ },
 		{ name: 'latitude out of range', parameters: { ...OPERATIONS.geocode, latitude: 999 }, expect: /Latitude must be/ },
 		{

@@ -2,15 +2,16 @@
 // Input items for the bench, made inside n8n (no Code node: that would need n8n's task runner).
 
 // Points in Indonesian cities; a small deterministic jitter makes every item a distinct query.
+// Location IDs as the sandbox lists them (BPS regency codes): Create refuses an ID the service does not list.
 const CITIES = [
-	['Bandung', -6.9147, 107.6098, 161],
-	['Jakarta', -6.2088, 106.8456, 101],
-	['Surabaya', -7.2575, 112.7521, 201],
-	['Medan', 3.5952, 98.6722, 301],
-	['Makassar', -5.1477, 119.4327, 401],
-	['Denpasar', -8.6705, 115.2126, 501],
-	['Yogyakarta', -7.7956, 110.3695, 601],
-	['Semarang', -6.9667, 110.4167, 701],
+	['Bandung', -6.9147, 107.6098, 3273],
+	['Jakarta', -6.2088, 106.8456, 3173],
+	['Surabaya', -7.2575, 112.7521, 3578],
+	['Medan', 3.5952, 98.6722, 1275],
+	['Makassar', -5.1477, 119.4327, 7371],
+	['Denpasar', -8.6705, 115.2126, 5171],
+	['Yogyakarta', -7.7956, 110.3695, 3471],
+	['Semarang', -6.9667, 110.4167, 3374],
 ];
 
 class BenchItems {

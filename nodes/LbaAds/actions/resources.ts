@@ -48,6 +48,15 @@ function operationSelector(resource: Resource): INodeProperties {
 	return selector;
 }
 
+/**
+ * The canvas subtitle under the node's name: what the node does, in the words of its operation's
+ * action ("Publish a campaign (sends SMS, billed)"), not "create: campaign".
+ */
+export function operationSubtitle(): string {
+	const actions = Object.fromEntries(RESOURCES.flatMap((resource) => resource.operations.map((o) => [`${resource.value}:${o.option.value}`, o.option.action])));
+	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;
+}
+
 /** The operations' own entries of the Options collection. */
 export function operationOptions(): INodeProperties[] {
 	return RESOURCES.flatMap((resource) => resource.operations.flatMap((o) => o.options ?? []));

@@ -112,3 +112,13 @@ function checked(value: DateTime, reason: string): ParsedDate {
 	}
 	return { ok: true, value };
 }
+
+/**
+ * A date as an error shows it to a person, with its timezone: "2026-12-05 08:00 Asia/Jakarta"
+ * (read in a timezone), "2026-12-05 10:00 +08:00" (given with an offset), seconds when not zero.
+ */
+export function shownDate(value: DateTime): string {
+	const time = value.toFormat(value.second ? 'yyyy-MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm');
+	if (value.zone.type === 'iana') return `${time} ${value.zoneName}`;
+	return `${time} ${value.offset === 0 ? 'UTC' : value.toFormat('ZZ')}`;
+}

@@ -25,26 +25,37 @@ export async function fetchLocations(
 	name: string,
 	itemIndex = 0,
 ): Promise<TargetingLocation[]> {
-	let body: IDataObject;
+	let locations: TargetingLocation[] | undefined;
 	try {
-		body = await transport.request({ method: 'GET', path: '/lba/locations', qs: name ? { name } : undefined, itemIndex, retry: true });
+		locations = await requestLocations(transport, name, itemIndex);
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), NO_LOCATION_LIST, {
 			itemIndex,
 			description: `GET /lba/locations failed: ${(error as Error).message}. Nothing else was sent.`,
 		});
 	}
-	const results = Array.isArray(body?.results) ? (body.results as IDataObject[]) : undefined;
-	const valid = results?.filter(
-		(entry): entry is TargetingLocation =>
-			Number.isInteger(Number(entry?.locationId)) && Number(entry.locationId) > 0 && typeof entry.name === 'string',
-	);
-	if (!valid || valid.length !== results?.length) {
+	if (!locations) {
 		throw new NodeOperationError(ctx.getNode(), NO_LOCATION_LIST, {
 			itemIndex,
 			description: 'GET /lba/locations answered, but not with a list of { locationId, name }.',
 		});
 	}
+	return locations;
+}
+
+/**
+ * GET /lba/locations (every location, or those whose name contains `name`): the list, or
+ * undefined when the answer is not a list of { locationId, name }. A failed request throws the
+ * transport's error, with its failure class.
+ */
+export async function requestLocations(transport: Transport, name: string, itemIndex = 0): Promise<TargetingLocation[] | undefined> {
+	const body = await transport.request({ method: 'GET', path: '/lba/locations', qs: name ? { name } : undefined, itemIndex, retry: true });
+	const results = Array.isArray(body?.results) ? (body.results as IDataObject[]) : undefined;
+	const valid = results?.filter(
+		(entry): entry is TargetingLocation =>
+			Number.isInteger(Number(entry?.locationId)) && Number(entry.locationId) > 0 && typeof entry.name === 'string',
+	);
+	if (!valid || valid.length !== results?.length) return undefined;
 	return valid.map((entry) => ({ ...entry, locationId: Number(entry.locationId) }));
 }
 

@@ -22,7 +22,11 @@ export async function fetchProducts(
 	return body.results as IDataObject[];
 }
 
-/** A product as flat fields: quotas as numbers of bytes plus readable sizes. */
+/**
+ * A product as flat fields: quotas as numbers of bytes plus readable sizes. What a person compares
+ * comes first (n8n's table shows the keys in this order): name, price, readable quotas, then the
+ * description, the uuid and the quotas in bytes.
+ */
 export function simplifyProduct(product: IDataObject): IDataObject {
 	const data = ((product.details as IDataObject | undefined)?.data ?? {}) as IDataObject;
 	const price = (product.price ?? {}) as IDataObject;
@@ -30,17 +34,17 @@ export function simplifyProduct(product: IDataObject): IDataObject {
 	const nightQuotaBytes = bytes(data.nightQuota);
 	const appsQuotaBytes = bytes(data.appsQuota);
 	return {
-		uuid: product.uuid ?? null,
 		name: product.name ?? null,
-		description: product.description ?? null,
 		price: typeof price.amount === 'number' ? price.amount : null,
 		currency: price.currency ?? null,
-		mainQuotaBytes,
 		mainQuota: readableSize(mainQuotaBytes),
-		nightQuotaBytes,
 		nightQuota: readableSize(nightQuotaBytes),
-		appsQuotaBytes,
 		appsQuota: readableSize(appsQuotaBytes),
+		description: product.description ?? null,
+		uuid: product.uuid ?? null,
+		mainQuotaBytes,
+		nightQuotaBytes,
+		appsQuotaBytes,
 	};
 }
 

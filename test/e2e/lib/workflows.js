@@ -11,7 +11,7 @@ const NOW_DATES = { startDate: '={{ $now.plus({ minutes: 5 }) }}', endDate: '={{
 
 /** One channel of a campaign: fixed dates unless `overrides` says otherwise. */
 function channel(overrides = {}) {
-	return { sender: 'LBADEMO', locationId: 161, smsQty: 100, message: 'Promo!', ...FIXED_DATES, telcoId: 'tsel', ...overrides };
+	return { sender: 'LBADEMO', locationId: 3273, smsQty: 100, message: 'Promo!', ...FIXED_DATES, telcoId: 'tsel', ...overrides };
 }
 
 /** Create Campaign's parameters: one campaign per item, named by `$json.name`, one request at a time. */

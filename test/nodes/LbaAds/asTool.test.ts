@@ -25,7 +25,7 @@ function toolCall(overrides: IDataObject = {}, channel: IDataObject = {}): IData
 		channels: [
 			{
 				sender: 'LBADEMO',
-				locationId: 161,
+				locationId: 3273,
 				smsQty: 500,
 				message: 'Diskon 20% akhir pekan ini!',
 				startDate: '2026-12-05T09:00:00+07:00',
@@ -73,14 +73,13 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 			{ node: TOOL, workflowId: workflowId() },
 		);
 		const message = errorOf(result)?.message ?? '';
-		expect(message).toMatch(/^Invalid campaign, nothing was sent: /);
-		expect(message).toContain('categoryId must be a category id from 3 to 26 or its label, got "Pizza"');
-		expect(message).toContain('channels[0].smsQty must be at least 1');
-		expect(message).toContain('channels[0].telcoId must be isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata), got "Smartfren"');
-		// The tool's message also carries the panel's description, which n8n does not pass to the model.
+		expect(message).toMatch(/^Item 1 › Category: "Pizza" is not a category \(API: categoryId must be a category id from 3 to 26 or its label\)\. /);
+		expect(message).toContain('Item 1 › Channel 1 › SMS Quantity: 0 is less than 1 (API: channels[0].smsQty must be at least 1)');
 		expect(message).toContain(
-			'Fix these fields: Category (categoryId), Channel 1 SMS Quantity (channels[0].smsQty), Channel 1 Telco (channels[0].telcoId).\nCategories: 3 Arts & Entertainment, 4 Automotive,',
+			'Item 1 › Channel 1 › Telco: "Smartfren" is not one of isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata) (API: channels[0].telcoId must be isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata))',
 		);
+		// The tool's message also carries the description (the categories), which n8n does not pass to the model.
+		expect(message).toContain('. Nothing was sent. Categories: 3 Arts & Entertainment, 4 Automotive,');
 		expect(message).toMatch(/10 Food & Drinks, .*, 26 Uncategorized\.$/);
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
@@ -94,9 +93,9 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		);
 		const error = errorOf(result);
 		expect(error?.message).toBe(
-			'Invalid campaign, nothing was sent: categoryId must be a category id from 3 to 26 or its label, got 99; channels must contain at least one channel',
+			'Item 1 › Category: 99 is not a category (API: categoryId must be a category id from 3 to 26 or its label). Item 1 › Channels: none; add at least one channel (API: channels must contain at least one channel). Nothing was sent.',
 		);
-		expect(error?.description).toMatch(/^Fix these fields: Category \(categoryId\), Channels \(channels\)\.\nCategories: 3 Arts & Entertainment, .*, 26 Uncategorized\.$/);
+		expect(error?.description).toMatch(/^Fix them in the panel, then run again\. Categories: 3 Arts & Entertainment, .*, 26 Uncategorized\. Item 1 is the 1st input item/);
 	});
 
 	it('a 502 after the service created the campaign: the message says it may exist; the same call again is not sent', async () => {

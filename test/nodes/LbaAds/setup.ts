@@ -165,7 +165,7 @@ export async function runNode(
 export function channel(overrides: IDataObject = {}): IDataObject {
 	return {
 		sender: 'LBADEMO',
-		locationId: 161,
+		locationId: 3273,
 		smsQty: 500,
 		message: 'Diskon 20% hari ini!',
 		startDate: '2026-12-01T09:00:00',

@@ -23,6 +23,13 @@ export interface Operation<Request> {
 	 */
 	checkExecution?(ctx: IExecuteFunctions, prepared: Array<Prepared<Request>>): void;
 	/**
+	 * Writes only: asked once every item is prepared, before `checkExecution` and the first
+	 * request, with the items that passed `prepare`. It may ask the service (one request for the
+	 * whole run, say: I/O is not allowed in `prepare`). Returns the items it refuses, each with its
+	 * error; what it throws refuses every item, and nothing is sent.
+	 */
+	checkWithService?(ctx: IExecuteFunctions, prepared: Array<Prepared<Request>>, transport: Transport): Promise<Map<number, Error>>;
+	/**
 	 * Writes only: asked once every item is prepared, before the first request. Its waves of
 	 * claims say which items must not be sent, and it is told how each sent item ended.
 	 */

@@ -48,6 +48,26 @@ export async function runItems<Request>(
 		}
 	}
 
+	if (operation.checkAllBeforeSending && operation.checkWithService && transport) {
+		const candidates = preparedItems(prepared, outcomes, itemCount);
+		if (candidates.length) {
+			let refused: Map<number, Error>;
+			try {
+				refused = await operation.checkWithService(ctx, candidates, transport);
+			} catch (error) {
+				if (!continueOnFail) throw asNodeError(ctx, error, candidates[0].itemIndex);
+				for (const { itemIndex } of candidates) outcomes[itemIndex] = { error: asNodeError(ctx, error, itemIndex) };
+				return output(outcomes, itemCount, continueOnFail, toErrorOutput);
+			}
+			// In input order: without continueOnFail the first refused item stops the run, nothing sent.
+			for (const itemIndex of [...refused.keys()].sort((a, b) => a - b)) {
+				const error = asNodeError(ctx, refused.get(itemIndex), itemIndex);
+				if (!continueOnFail) throw error;
+				outcomes[itemIndex] = { error };
+			}
+		}
+	}
+
 	const ready = operation.guard || operation.sendAll || operation.checkExecution ? preparedItems(prepared, outcomes, itemCount) : [];
 	if (operation.checkExecution) {
 		try {

@@ -142,15 +142,19 @@ function coordinate(ctx: IExecuteFunctions, name: string, label: string, limit: 
 
 function notFound(request: GeocodeRequest): IDataObject {
 	return {
+		message: 'No address found for these coordinates (e.g. open sea)',
 		found: false,
 		status: 'ZERO_RESULTS',
-		message: 'No address found for these coordinates (e.g. open sea)',
 		latitude: request.latitude,
 		longitude: request.longitude,
 	};
 }
 
-/** The fields a campaign needs from the best match; null where the service gave none. */
+/**
+ * The fields a campaign needs from the best match; null where the service gave none. The place
+ * names come first (n8n's table shows the keys in this order): city, province, address, then
+ * the smaller places, then coordinates, ids and status.
+ */
 function simplify(result: IDataObject, request: GeocodeRequest): IDataObject {
 	const components = (Array.isArray(result.address_components) ? result.address_components : []) as AddressComponent[];
 	const named = (type: string, key: 'long_name' | 'short_name' = 'long_name') =>
@@ -158,21 +162,21 @@ function simplify(result: IDataObject, request: GeocodeRequest): IDataObject {
 	const geometry = (result.geometry ?? {}) as IDataObject;
 	const location = (geometry.location ?? {}) as IDataObject;
 	return {
-		found: true,
-		status: 'OK',
-		formattedAddress: result.formatted_address ?? null,
-		placeId: result.place_id ?? null,
-		latitude: location.lat ?? request.latitude,
-		longitude: location.lng ?? request.longitude,
-		locationType: geometry.location_type ?? null,
-		country: named('country'),
-		countryCode: named('country', 'short_name'),
-		province: named('administrative_area_level_1'),
 		city: named('administrative_area_level_2'),
+		province: named('administrative_area_level_1'),
+		formattedAddress: result.formatted_address ?? null,
 		district: named('administrative_area_level_3'),
 		village: named('administrative_area_level_4'),
 		locality: named('locality'),
 		postalCode: named('postal_code'),
+		country: named('country'),
+		countryCode: named('country', 'short_name'),
+		found: true,
+		status: 'OK',
+		latitude: location.lat ?? request.latitude,
+		longitude: location.lng ?? request.longitude,
+		locationType: geometry.location_type ?? null,
+		placeId: result.place_id ?? null,
 		types: result.types ?? [],
 		query: { latitude: request.latitude, longitude: request.longitude },
 	};

@@ -141,7 +141,10 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 	it('a connection refused before sending releases the key', async () => {
 		const closed = { lbaAdsApi: { baseUrl: 'http://127.0.0.1:9', accessToken: context.token } };
 		const failed = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId, credentials: closed, node: { onError: 'continueRegularOutput' } });
-		expect(failed.items.map((item) => item.json.error)).toEqual([expect.stringMatching(/^Could not reach/), expect.stringMatching(/^Could not reach/)]);
+		// The run's first request is the Location ID check (GET /lba/locations): it fails the same way, before any key is claimed.
+		expect(failed.items.map((item) => item.json.error)).toEqual(
+			[1, 2].map(() => expect.stringMatching(/^Items 1-2 › Location ID: could not be checked, as GET \/lba\/locations failed \(Could not reach/)),
+		);
 		expect(campaignEntries()).toEqual([]);
 		const rerun = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(rerun.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 
-import { parseDate, toApiDate, type DateRole } from '../../../helpers/dates';
+import { parseDate, shownDate, toApiDate, type DateRole } from '../../../helpers/dates';
 import { digitsToNumber, shownValue } from '../../../../shared/parameterValues';
 
 /** Category ids of spec 2.2; labels with the spec's typos corrected. */
@@ -103,7 +103,10 @@ function requiredText(maxCharacters: number) {
 		.transform((text) => text.normalize('NFC'))
 		.refine(
 			(text) => characterCount(text) <= maxCharacters,
-			(text) => ({ message: `must be at most ${maxCharacters} characters, got ${characterCount(text)}` }),
+			(text) => ({
+				message: `must be at most ${maxCharacters} characters`,
+				params: { panel: `${characterCount(text)} of ${maxCharacters} characters (${characterCount(text) - maxCharacters} too many)` },
+			}),
 		);
 }
 
@@ -126,9 +129,7 @@ function positiveInteger(max: number) {
 const telcoId = z.preprocess(
 	toTelcoId,
 	z.enum(TELCO_IDS, {
-		errorMap: (_issue, ctx) => ({
-			message: ctx.data === undefined ? 'is required' : `must be ${TELCO_LIST}, got ${shownValue(ctx.data)}`,
-		}),
+		errorMap: (_issue, ctx) => ({ message: ctx.data === undefined ? 'is required' : `must be ${TELCO_LIST}` }),
 	}),
 );
 
@@ -136,7 +137,12 @@ function apiDate(zone: string, role: DateRole) {
 	return z.unknown().transform((value, ctx) => {
 		const parsed = parseDate(value, zone, role);
 		if (!parsed.ok) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.reason });
+			const required = parsed.reason === 'is required';
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: required ? 'is required' : 'must be a date and time in ISO 8601 with a UTC offset',
+				params: { panel: required ? (value === undefined || value === null ? 'missing' : 'empty') : parsed.reason },
+			});
 			return z.NEVER;
 		}
 		return parsed.value;
@@ -161,10 +167,12 @@ function channelSchema(zone: string) {
 			if (!DateTime.isDateTime(startDate) || !DateTime.isDateTime(endDate)) return;
 			// Compared as sent: the API format has whole seconds, so 09:00:00.100 < 09:00:00.900 is not enough.
 			if (wholeSeconds(endDate) <= wholeSeconds(startDate)) {
+				const order = wholeSeconds(endDate) < wholeSeconds(startDate) ? 'is before' : 'is the same time as';
 				ctx.addIssue({
 					code: z.ZodIssueCode.custom,
 					path: ['endDate'],
-					message: `must be after startDate (${toApiDate(startDate)}), got ${toApiDate(endDate)}`,
+					message: 'must be after startDate',
+					params: { panel: `${shownDate(endDate)} ${order} Send From (${shownDate(startDate)})` },
 				});
 			}
 		})
@@ -189,8 +197,15 @@ function campaignSchema(zone: string) {
 				toCategoryId,
 				z.unknown().transform((id, ctx) => {
 					if (typeof id === 'number' && CATEGORY_IDS.has(id)) return id;
-					const message = id === undefined ? 'is required' : `must be a category id from 3 to 26 or its label, got ${shownValue(id)}`;
-					ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+					if (id === undefined) {
+						ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'is required', params: { panel: 'missing' } });
+					} else {
+						ctx.addIssue({
+							code: z.ZodIssueCode.custom,
+							message: 'must be a category id from 3 to 26 or its label',
+							params: { panel: `${shownValue(id)} is not a category` },
+						});
+					}
 					return z.NEVER;
 				}),
 			),
@@ -207,9 +222,16 @@ function campaignSchema(zone: string) {
 
 export type CampaignBody = z.output<ReturnType<typeof campaignSchema>>;
 
-export type CampaignCheck =
-	| { ok: true; body: CampaignBody }
-	| { ok: false; problems: Array<{ field: string; message: string }> };
+export interface CampaignProblem {
+	/** Where, in the API's terms: "channels[0].message". */
+	field: string;
+	/** The API's rule: "must be at most 160 characters". */
+	message: string;
+	/** What is wrong, in the panel's words: "189 of 160 characters (29 too many)". */
+	panel: string;
+}
+
+export type CampaignCheck = { ok: true; body: CampaignBody } | { ok: false; problems: CampaignProblem[] };
 
 const schemasByZone = new Map<string, ReturnType<typeof campaignSchema>>();
 
@@ -226,13 +248,68 @@ export function checkCampaign(input: unknown, zone: string): CampaignCheck {
 		ok: false,
 		problems: result.error.issues.map((issue) => ({
 			field: fieldPath(issue.path),
-			message: issue.code === z.ZodIssueCode.unrecognized_keys ? unknownKeysMessage(issue.keys) : issue.message,
+			message: issue.code === z.ZodIssueCode.unrecognized_keys ? `has ${unknownKeysText(issue.keys)}` : issue.message,
+			panel: panelWords(issue, valueAt(input, issue.path)),
 		})),
 	};
 }
 
-function unknownKeysMessage(keys: string[]): string {
+const CHANNEL_KEYS = ['sender', 'locationId', 'smsQty', 'message', 'startDate', 'endDate', 'telcoId'];
+const CAMPAIGN_KEYS = ['name', 'description', 'categoryId', 'channels'];
+
+/** What is wrong, in the words of a person looking at the panel (the value, and what it should be). */
+function panelWords(issue: z.ZodIssue, value: unknown): string {
+	const panel = (issue as { params?: { panel?: unknown } }).params?.panel;
+	if (typeof panel === 'string') return panel;
+	const number = digitsToNumber(value);
+	const shown = typeof number === 'number' ? number.toLocaleString('en-US') : shownValue(value);
+	switch (issue.code) {
+		case z.ZodIssueCode.unrecognized_keys:
+			return `${unknownKeysText(issue.keys)}${suggestion(issue.keys, issue.path.length ? CHANNEL_KEYS : CAMPAIGN_KEYS)}`;
+		case z.ZodIssueCode.invalid_type:
+			if (value === undefined || value === null) return 'missing';
+			if (issue.expected === 'string') return `${shown} is not text`;
+			if (issue.expected === 'array') return `${shown} is not a list of channels`;
+			if (issue.expected === 'object') return issue.path.length ? `${shown} is not a channel object` : `${shown} is not a campaign object`;
+			return `${shown} is not a whole number`;
+		case z.ZodIssueCode.too_small:
+			if (issue.type === 'string') return 'empty';
+			if (issue.type === 'array') return 'none; add at least one channel';
+			return `${shown} is less than ${Number(issue.minimum).toLocaleString('en-US')}`;
+		case z.ZodIssueCode.too_big:
+			if (issue.type === 'array') return `${Array.isArray(value) ? value.length : shown}, more than ${Number(issue.maximum)}`;
+			return `${shown} is more than ${Number(issue.maximum).toLocaleString('en-US')}`;
+		case z.ZodIssueCode.invalid_enum_value:
+			return `${shown} is not one of ${TELCO_LIST}`;
+		default:
+			return issue.message;
+	}
+}
+
+function unknownKeysText(keys: string[]): string {
 	return `unknown field${keys.length > 1 ? 's' : ''} ${keys.map((key) => `"${key}"`).join(', ')}`;
+}
+
+/** ' (did you mean "smsQty"?)' for a field written another way ("smsQuantity", "location_id"). */
+function suggestion(keys: string[], known: string[]): string {
+	const squash = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+	const meant = keys.flatMap((key) =>
+		known.filter((name) => {
+			const [a, b] = [squash(key), squash(name)];
+			return a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a) || a.slice(0, 4) === b.slice(0, 4)));
+		}),
+	);
+	return meant.length ? ` (did you mean ${[...new Set(meant)].map((name) => `"${name}"`).join(' or ')}?)` : '';
+}
+
+/** The input's value at a zod path (undefined where there is none). */
+function valueAt(input: unknown, path: Array<string | number>): unknown {
+	let value = input;
+	for (const part of path) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as Record<string | number, unknown>)[part];
+	}
+	return value;
 }
 
 /** ['channels', 1, 'endDate'] -> 'channels[1].endDate' */

@@ -4,6 +4,8 @@ import { isResourceLocatorValue, jsonParse, NodeOperationError } from 'n8n-workf
 import type { CampaignBody } from './campaignSchema';
 import { campaignByMeaning } from './campaignMeaning';
 import type { Spending } from './spendingLimits';
+import { itemLabel, refusal } from './wording';
+import { shownValue } from '../../../../shared/parameterValues';
 import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, readInZone } from '../../../helpers/dates';
 import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
@@ -11,23 +13,6 @@ import { itemRetryKey } from '../../../duplicateProtection/itemOrigin';
 import { previewMode } from './runMode';
 
 /** Create Campaign's parameters, read for one item: what the panel, an expression or an AI model gave. */
-
-const FIELD_LABELS: Record<string, string> = {
-	name: 'Name',
-	description: 'Description',
-	categoryId: 'Category',
-	channels: 'Channels',
-};
-
-const CHANNEL_FIELD_LABELS: Record<string, string> = {
-	sender: 'Sender',
-	locationId: 'Location ID',
-	smsQty: 'SMS Quantity',
-	message: 'Message',
-	startDate: 'Send From',
-	endDate: 'Send Until',
-	telcoId: 'Telco',
-};
 
 export interface CreateRequest {
 	body: CampaignBody;
@@ -93,10 +78,12 @@ export function timezone(ctx: IExecuteFunctions, itemIndex: number): string {
 	const override = String(ctx.getNodeParameter('options.timezone', itemIndex, '') ?? '').trim();
 	if (!override) return ctx.getTimezone();
 	if (!isValidZone(override)) {
-		throw new NodeOperationError(ctx.getNode(), `Unknown timezone "${override}"`, {
+		throw refusal(
+			ctx,
 			itemIndex,
-			description: 'Use an IANA name such as Asia/Jakarta, Asia/Makassar or Asia/Jayapura.',
-		});
+			[`${itemLabel(itemIndex)} › Options › Timezone: "${override}" is not a timezone; use an IANA name such as Asia/Jakarta (WIB), Asia/Makassar (WITA) or Asia/Jayapura (WIT)`],
+			'Empty the option to use the workflow\'s timezone.',
+		);
 	}
 	return override;
 }
@@ -133,10 +120,13 @@ export function campaignFromFields(ctx: IExecuteFunctions, itemIndex: number): I
 export function campaignFromJson(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const campaign = jsonParameter(ctx, 'campaignJson', 'Campaign (JSON)', itemIndex);
 	if (campaign === null || typeof campaign !== 'object' || Array.isArray(campaign)) {
-		throw new NodeOperationError(ctx.getNode(), 'Campaign (JSON) must be one campaign object, nothing was sent', {
+		const given = Array.isArray(campaign) ? `an array of ${campaign.length}` : shownValue(campaign);
+		throw refusal(
+			ctx,
 			itemIndex,
-			description: `It gave ${Array.isArray(campaign) ? 'an array' : JSON.stringify(campaign)}. Give an object with name, description, categoryId and channels; for several campaigns, give one item per campaign.`,
-		});
+			[`${itemLabel(itemIndex)} › Campaign (JSON): ${given}, not one campaign object; give an object with name, description, categoryId and channels`],
+			'For several campaigns, give one item per campaign.',
+		);
 	}
 	const { channels } = campaign as IDataObject;
 	return channels === undefined ? (campaign as IDataObject) : { ...(campaign as IDataObject), channels: asList(channels) as IDataObject['channels'] };
@@ -149,10 +139,7 @@ function jsonParameter(ctx: IExecuteFunctions, name: string, label: string, item
 	try {
 		return jsonParse(value);
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), `${label} is not valid JSON`, {
-			itemIndex,
-			description: (error as Error).message,
-		});
+		throw refusal(ctx, itemIndex, [`${itemLabel(itemIndex)} › ${label}: not valid JSON (${(error as Error).message})`]);
 	}
 }
 
@@ -168,13 +155,4 @@ export function withPlainLocationId(channel: IDataObject): IDataObject {
 /** One channel object is a list of one: what an AI model or an earlier node often gives. */
 function asList(value: unknown): unknown {
 	return value !== null && typeof value === 'object' && !Array.isArray(value) ? [value] : value;
-}
-
-/** 'channels[1].endDate' -> 'Channel 2 End (channels[1].endDate)' so users find it in the panel. */
-export function readableField(field: string): string {
-	if (FIELD_LABELS[field]) return `${FIELD_LABELS[field]} (${field})`;
-	const match = /^channels\[(\d+)\](?:\.(\w+))?$/.exec(field);
-	if (!match) return field;
-	const label = match[2] ? ` ${CHANNEL_FIELD_LABELS[match[2]] ?? match[2]}` : '';
-	return `Channel ${Number(match[1]) + 1}${label} (${field})`;
 }

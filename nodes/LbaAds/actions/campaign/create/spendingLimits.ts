@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { CampaignBody } from './campaignSchema';
 import { smsCount } from './smsSegments';
+import { itemLabel, itemsLabel, refusal } from './wording';
 
 /**
  * Spending limits the workflow's owner sets on Create Campaign (Options). A model using the node
@@ -46,6 +47,7 @@ export interface Spending {
 
 const LIMIT_NOTE = "The limit is set in the node's Options by the workflow's owner; an AI model using the tool cannot change it.";
 const count = (value: number) => value.toLocaleString('en-US');
+const campaigns = (value: number) => `${count(value)} campaign${value === 1 ? '' : 's'}`;
 
 /** The campaign's figures and the limits that apply to it. */
 export function spendingOf(ctx: IExecuteFunctions, itemIndex: number, body: CampaignBody): Spending {
@@ -65,12 +67,15 @@ export function smsLimitProblem(spending: Spending): string | undefined {
 }
 
 export function refuseOverSmsLimit(ctx: IExecuteFunctions, itemIndex: number, spending: Spending): void {
-	const problem = smsLimitProblem(spending);
-	if (!problem) return;
-	throw new NodeOperationError(ctx.getNode(), `Campaign over a spending limit, nothing was sent: ${problem}`, {
+	if (!smsLimitProblem(spending)) return;
+	throw refusal(
+		ctx,
 		itemIndex,
-		description: `Lower the channels' SMS Quantity to ${count(spending.maxSmsPerCampaign)} in all, or split the campaign. ${LIMIT_NOTE}`,
-	});
+		[
+			`${itemLabel(itemIndex)} › SMS Quantity: ${count(spending.smsQuantity)} over the campaign's channels (${count(spending.smsBilled)} SMS billed, counting SMS per recipient), above the spending limit Max SMS per Campaign (${count(spending.maxSmsPerCampaign)})`,
+		],
+		`Lower the channels' SMS Quantity to ${count(spending.maxSmsPerCampaign)} in all, or split the campaign. ${LIMIT_NOTE}`,
+	);
 }
 
 /** Campaigns this node already let through in this execution (earlier runs: loops, an agent's earlier calls). */
@@ -87,12 +92,13 @@ export function reserveCampaigns(ctx: IExecuteFunctions, toSend: Array<{ itemInd
 	const earlier = Number(context[SENT_IN_EXECUTION] ?? 0);
 	if (max && earlier + toSend.length > max) {
 		const first = toSend[Math.max(0, max - earlier)];
+		const items = itemsLabel(toSend.map(({ itemIndex }) => itemIndex));
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Over the spending limit Max Campaigns per Execution (${count(max)}), nothing was sent: this run has ${count(toSend.length)} campaign(s)${earlier ? ` and ${count(earlier)} were sent earlier in this execution` : ''}`,
+			`${items} › Max Campaigns per Execution (${count(max)}): this run has ${campaigns(toSend.length)}${earlier ? ` and ${campaigns(earlier)} ${earlier === 1 ? 'was' : 'were'} sent earlier in this execution` : ''}, over this spending limit. Nothing of this run was sent.`,
 			{
 				itemIndex: first.itemIndex,
-				description: `Send at most ${count(Math.max(0, max - earlier))} more campaign(s) in this execution, or fewer items per run. ${LIMIT_NOTE}`,
+				description: `Send at most ${count(Math.max(0, max - earlier))} more campaign${max - earlier === 1 ? '' : 's'} in this execution, or fewer items per run. ${LIMIT_NOTE}`,
 			},
 		);
 	}

@@ -49,7 +49,7 @@ describe('Campaign > Create: dry run', () => {
 
 	it('a bad campaign fails as a real send would, and nothing is sent', async () => {
 		const dry = await runNode(context, withDryRun(createParameters({}, [channel({ smsQty: 0 })])), [{}], { workflowId: history.workflowId });
-		expect(errorOf(dry)?.message).toBe('Invalid campaign, nothing was sent: channels[0].smsQty must be at least 1');
+		expect(errorOf(dry)?.message).toBe('Item 1 › Channel 1 › SMS Quantity: 0 is less than 1 (API: channels[0].smsQty must be at least 1). Nothing was sent.');
 		expect(await requests(context)).toHaveLength(0);
 	});
 

@@ -25,10 +25,10 @@ describe('Max SMS per Campaign', () => {
 		const result = await runNode(context, byName({ maxSmsPerCampaign: 5000 }), [{ name: 'big-1' }, { name: 'big-2' }], { workflowId: workflowId() });
 		const error = errorOf(result);
 		expect(error?.message).toBe(
-			'Campaign over a spending limit, nothing was sent: its SMS Quantity totals 5,500 over its channels (8,000 SMS billed, counting SMS per recipient), above Max SMS per Campaign (5,000)',
+			"Item 1 › SMS Quantity: 5,500 over the campaign's channels (8,000 SMS billed, counting SMS per recipient), above the spending limit Max SMS per Campaign (5,000). Nothing was sent.",
 		);
 		expect(error?.description).toBe(
-			"Lower the channels' SMS Quantity to 5,000 in all, or split the campaign. The limit is set in the node's Options by the workflow's owner; an AI model using the tool cannot change it.",
+			"Lower the channels' SMS Quantity to 5,000 in all, or split the campaign. The limit is set in the node's Options by the workflow's owner; an AI model using the tool cannot change it. Item 1 is the 1st input item (n8n's error details show Item Index 0).",
 		);
 		expect(itemIndexOf(result)).toBe(0);
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
@@ -45,7 +45,7 @@ describe('Max SMS per Campaign', () => {
 			[{ name: 'small', qty: 4000 }, { name: 'large', qty: 6000 }],
 			{ workflowId: workflowId(), node: { continueOnFail: true } },
 		);
-		expect(mixed.items.map((item) => item.json.status ?? String(item.json.error).slice(0, 34))).toEqual(['Published', 'Campaign over a spending limit, no']);
+		expect(mixed.items.map((item) => item.json.status ?? String(item.json.error).slice(0, 22))).toEqual(['Published', 'Item 2 › SMS Quantity:']);
 		expect(mixed.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect((await campaigns(context)).map((campaign) => campaign.request.name)).toEqual(['exactly', 'small']);
 	});
@@ -75,11 +75,11 @@ describe('Max Campaigns per Execution', () => {
 	it('a run over it sends none of its campaigns, even with continue on fail, and says which item went over', async () => {
 		const items = [1, 2, 3].map((n) => ({ name: `c-${n}` }));
 		const stopped = await runNode(context, byName({ maxCampaignsPerExecution: 2 }), items, { workflowId: workflowId() });
-		expect(errorOf(stopped)?.message).toBe('Over the spending limit Max Campaigns per Execution (2), nothing was sent: this run has 3 campaign(s)');
-		expect(errorOf(stopped)?.description).toMatch(/^Send at most 2 more campaign\(s\) in this execution, or fewer items per run\./);
+		expect(errorOf(stopped)?.message).toBe('Items 1-3 › Max Campaigns per Execution (2): this run has 3 campaigns, over this spending limit. Nothing of this run was sent.');
+		expect(errorOf(stopped)?.description).toMatch(/^Send at most 2 more campaigns in this execution, or fewer items per run\./);
 		expect(itemIndexOf(stopped)).toBe(2); // the first campaign beyond the limit
 		const continued = await runNode(context, byName({ maxCampaignsPerExecution: 2 }), items, { workflowId: workflowId(), node: { continueOnFail: true } });
-		expect(continued.items.map((item) => String(item.json.error).slice(0, 44))).toEqual(items.map(() => 'Over the spending limit Max Campaigns per Ex'));
+		expect(continued.items.map((item) => String(item.json.error).slice(0, 48))).toEqual(items.map(() => 'Items 1-3 › Max Campaigns per Execution (2): thi'));
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
 
@@ -105,7 +105,7 @@ describe('on the tool, the limits hold whatever the model sends', () => {
 		name: 'Agent campaign',
 		description: 'From the agent',
 		category: 'Food & Drinks',
-		channels: [{ sender: 'LBADEMO', locationId: 161, smsQty, message: 'Promo!', startDate: '2026-12-05T09:00:00+07:00', endDate: '2026-12-06T21:00:00+07:00', telcoId: 'tsel' }],
+		channels: [{ sender: 'LBADEMO', locationId: 3273, smsQty, message: 'Promo!', startDate: '2026-12-05T09:00:00+07:00', endDate: '2026-12-06T21:00:00+07:00', telcoId: 'tsel' }],
 		// A model may add fields of its own: the limits are not among the fields it fills.
 		maxSmsPerCampaign: 0,
 		options: { maxSmsPerCampaign: 0 },
@@ -117,8 +117,8 @@ describe('on the tool, the limits hold whatever the model sends', () => {
 			workflowId: workflowId(),
 		});
 		const message = errorOf(result)?.message ?? '';
-		expect(message).toMatch(/^Campaign over a spending limit, nothing was sent: its SMS Quantity totals 50,000 over its channels \(50,000 SMS billed/);
-		expect(message).toContain('above Max SMS per Campaign (1,000)');
+		expect(message).toMatch(/^Item 1 › SMS Quantity: 50,000 over the campaign's channels \(50,000 SMS billed/);
+		expect(message).toContain('above the spending limit Max SMS per Campaign (1,000)');
 		expect(message).toContain('an AI model using the tool cannot change it.');
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 		const within = await runNode(context, { resource: 'campaign', operation: 'create', options: { maxSmsPerCampaign: 1000 } }, [toolCall(1000)], {

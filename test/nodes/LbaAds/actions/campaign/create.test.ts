@@ -7,7 +7,7 @@ describe('Campaign > Create', () => {
 	it('creates a campaign: sends the spec body with offset dates, outputs the service answer', async () => {
 		const result = await runNode(
 			context,
-			createParameters({}, [channel(), channel({ telcoId: 'xl', locationId: '162', startDate: '2026-12-02', endDate: '2026-12-03' })]),
+			createParameters({}, [channel(), channel({ telcoId: 'xl', locationId: '3578', startDate: '2026-12-02', endDate: '2026-12-03' })]),
 			[{}],
 			{ timezone: 'Asia/Jakarta' },
 		);
@@ -21,7 +21,7 @@ describe('Campaign > Create', () => {
 			channels: [
 				{ ...channel(), startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-07T21:00:00+07:00' },
 				{
-					...channel({ telcoId: 'xl', locationId: 162 }),
+					...channel({ telcoId: 'xl', locationId: 3578 }),
 					startDate: '2026-12-02T00:00:00+07:00',
 					endDate: '2026-12-03T23:59:59+07:00',
 				},
@@ -48,7 +48,7 @@ describe('Campaign > Create', () => {
 		const channelsFromInput = [
 			{
 				sender: 'LBADEMO',
-				locationId: '161',
+				locationId: '3273',
 				smsQty: 100,
 				message: 'Hai Bandung',
 				startDate: '2017-11-16',
@@ -67,7 +67,7 @@ describe('Campaign > Create', () => {
 		expect(sent.request.channels).toEqual([
 			{
 				...channelsFromInput[0],
-				locationId: 161,
+				locationId: 3273,
 				startDate: '2017-11-16T00:00:00+08:00',
 				endDate: '2017-11-17T23:59:59+08:00',
 			},
@@ -94,17 +94,16 @@ describe('Campaign > Create', () => {
 		const run = (campaignJson: string) =>
 			runNode(context, createParameters({ campaignInput: 'json', campaignJson }), [{}, {}], { node: { onError: 'continueRegularOutput' } });
 		const notJson = await run('{ "name": ');
-		expect(notJson.items[0].json.error).toBe('Campaign (JSON) is not valid JSON');
+		expect(notJson.items[0].json.error).toBe('Item 1 › Campaign (JSON): not valid JSON (Unexpected end of JSON input). Not sent; the other items go on.');
 		const array = await run('[{ "name": "A" }]');
-		expect(array.items.map((item) => item.json.error)).toEqual([
-			'Campaign (JSON) must be one campaign object, nothing was sent',
-			'Campaign (JSON) must be one campaign object, nothing was sent',
-		]);
-		expect(array.items[1].json.description).toMatch(/^It gave an array\. Give an object with name, description, categoryId and channels/);
+		expect(array.items.map((item) => item.json.error)).toEqual([1, 2].map(
+			(item) => `Item ${item} › Campaign (JSON): an array of 1, not one campaign object; give an object with name, description, categoryId and channels. Not sent; the other items go on.`,
+		));
+		expect(array.items[1].json.description).toBe("For several campaigns, give one item per campaign. Item 2 is the 2nd input item (n8n's error details show Item Index 1).");
 		const unknownField = await run(JSON.stringify({ name: 'A', description: 'B', categoryId: 10, channels: [channel()], budget: 5 }));
 		expect(unknownField.items[0].json).toEqual({
-			error: 'Invalid campaign, nothing was sent: campaign unknown field "budget"',
-			description: 'Fix this field of Campaign (JSON): campaign.',
+			error: 'Item 1 › Campaign (JSON): unknown field "budget" (API: campaign has unknown field "budget"). Not sent; the other items go on.',
+			description: "Fix it in the panel (in Campaign (JSON)), then run again. Item 1 is the 1st input item (n8n's error details show Item Index 0).",
 		});
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
@@ -127,9 +126,9 @@ describe('Campaign > Create', () => {
 		);
 		const error = errorOf(result);
 		expect(error?.message).toBe(
-			'Invalid campaign, nothing was sent: channels[1].endDate must be after startDate (2026-12-01T09:00:00+07:00), got 2026-11-30T09:00:00+07:00',
+			'Item 1 › Channel 2 › Send Until: 2026-11-30 09:00 Asia/Jakarta is before Send From (2026-12-01 09:00 Asia/Jakarta) (API: channels[1].endDate must be after startDate). Nothing was sent.',
 		);
-		expect(error?.description).toBe('Fix this field: Channel 2 Send Until (channels[1].endDate).');
+		expect(error?.description).toBe("Fix it in the panel, then run again. Item 1 is the 1st input item (n8n's error details show Item Index 0).");
 		expect((result.error as unknown as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
@@ -152,8 +151,8 @@ describe('Campaign > Create', () => {
 		expect(errorOf(result)).toBeUndefined();
 		expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(result.items[0].json).toMatchObject({ status: 'Published' });
-		expect(result.items[1].json.error).toBe('Invalid campaign, nothing was sent: name must not be empty');
-		expect(result.items[2].json.error).toBe('Invalid campaign, nothing was sent: channels[0].smsQty must be at least 1');
+		expect(result.items[1].json.error).toBe('Item 2 › Name: empty (API: name must not be empty). Not sent; the other items go on.');
+		expect(result.items[2].json.error).toBe('Item 3 › Channel 1 › SMS Quantity: 0 is less than 1 (API: channels[0].smsQty must be at least 1). Not sent; the other items go on.');
 		expect(result.items[3].json).toMatchObject({ status: 'Published' });
 
 		const sent = await campaigns(context);

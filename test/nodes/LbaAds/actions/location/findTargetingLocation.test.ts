@@ -61,10 +61,10 @@ describe("Campaign > Create: the channel's Location ID", () => {
 	});
 
 	it('a workflow saved by 0.1.0 (a plain number) keeps working', async () => {
-		const result = await runNode(context, createParameters({}, [channel({ locationId: 161 })]));
+		const result = await runNode(context, createParameters({}, [channel({ locationId: 3273 })]));
 		expect(errorOf(result)).toBeUndefined();
 		const [sent] = await campaigns(context);
-		expect((sent.request.channels as IDataObject[])[0].locationId).toBe(161);
+		expect((sent.request.channels as IDataObject[])[0].locationId).toBe(3273);
 	});
 
 	it('a non-numeric ID is refused before anything is sent: by n8n for typed text, by the node for an expression', async () => {
@@ -72,7 +72,9 @@ describe("Campaign > Create: the channel's Location ID", () => {
 		const refusal = N8N_MAJOR >= 2 ? /A Location ID is a whole number/ : /^The workflow has issues/;
 		await expect(runNode(context, createParameters({}, [channel({ locationId: { __rl: true, mode: 'id', value: 'Bandung' } })]))).rejects.toThrow(refusal);
 		const result = await runNode(context, createParameters({}, [channel({ locationId: { __rl: true, mode: 'id', value: '={{ "Bandung" }}' } })]));
-		expect(errorOf(result)?.message).toBe('Invalid campaign, nothing was sent: channels[0].locationId must be a whole number');
+		expect(errorOf(result)?.message).toBe(
+			'Item 1 › Channel 1 › Location ID: "Bandung" is not a whole number (API: channels[0].locationId must be a whole number). Nothing was sent.',
+		);
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
 });

@@ -39,6 +39,18 @@ describe('Location > Reverse Geocode', () => {
 		expect(sent.every((request) => /^application\/json/.test(request.headers['content-type']))).toBe(true);
 	});
 
+	it('opens on the place (city, province, address), then the smaller places, coordinates, ids and status', async () => {
+		// n8n's table and JSON views show an item's keys in this order.
+		const [found] = (await runNode(context, geocode(), [{ lat: -6.9147, lng: 107.6098 }])).items;
+		expect(Object.keys(found.json)).toEqual([
+			'city', 'province', 'formattedAddress', 'district', 'village', 'locality', 'postalCode', 'country', 'countryCode',
+			'found', 'status', 'latitude', 'longitude', 'locationType', 'placeId', 'types', 'query',
+		]);
+		expect(Object.values(found.json).slice(0, 3)).toEqual(['Kota Bandung', 'Jawa Barat', expect.stringMatching(/^.*Kota Bandung, Jawa Barat, Indonesia$/)]);
+		const [sea] = (await runNode(context, geocode(), [{ lat: -5.5, lng: 88.5 }])).items;
+		expect(Object.keys(sea.json)[0]).toBe('message');
+	});
+
 	it('raw returns the service body; split returns one item per result', async () => {
 		const raw = await runNode(context, geocode({ output: 'raw' }), [{ lat: -7.2575, lng: 112.7521 }]);
 		expect(raw.items[0].json).toMatchObject({ status: 'OK', results: expect.any(Array) });

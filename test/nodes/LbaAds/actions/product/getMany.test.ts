@@ -45,6 +45,15 @@ describe('Product > Get Many', () => {
 		expect(sent.headers['content-type']).toMatch(/^application\/json/);
 	});
 
+	it('a simplified product opens on its name, price and readable quota; uuid and bytes come last', async () => {
+		// n8n's table and JSON views show an item's keys in this order.
+		const [first] = (await runNode(context, products({ limit: 1 }))).items;
+		expect(Object.keys(first.json)).toEqual([
+			'name', 'price', 'currency', 'mainQuota', 'nightQuota', 'appsQuota', 'description', 'uuid', 'mainQuotaBytes', 'nightQuotaBytes', 'appsQuotaBytes',
+		]);
+		expect(first.json.mainQuota).toMatch(/^\d+(\.\d+)? (B|KB|MB|GB|TB)$/);
+	});
+
 	it('limit returns the first N; simplify off keeps the raw strings', async () => {
 		const expected = await catalogue();
 		const result = await runNode(context, products({ returnAll: false, limit: 3, simplify: false }));

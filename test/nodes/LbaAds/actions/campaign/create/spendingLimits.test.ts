@@ -22,7 +22,7 @@ describe('Max Campaigns per Execution across runs of one execution', () => {
 		const call = () => reserveCampaigns(ctx, [{ itemIndex: 0, spending: spending(2) }]);
 		expect(call).not.toThrow();
 		expect(call).not.toThrow();
-		expect(call).toThrow('Over the spending limit Max Campaigns per Execution (2), nothing was sent: this run has 1 campaign(s) and 2 were sent earlier in this execution');
+		expect(call).toThrow('Item 1 › Max Campaigns per Execution (2): this run has 1 campaign and 2 campaigns were sent earlier in this execution, over this spending limit. Nothing of this run was sent.');
 	});
 
 	it('another execution starts from zero', () => {

@@ -1,0 +1,110 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { CreateRequest } from './parameters';
+import { itemLabel, itemsLabel, refusal } from './wording';
+import type { Prepared } from '../../engine/operation';
+import { requestLocations, type TargetingLocation } from '../../../../shared/api/locations';
+import { ApiRequestError, type Transport } from '../../../../shared/transport';
+
+/**
+ * Every channel's Location ID checked against the service's list (GET /lba/locations, one request
+ * per run) before any campaign of the run is sent, dry runs included: a campaign for a place the
+ * service does not know is refused with the item, the channel and the nearest known places, so
+ * nothing is billed for a typo. A service without the list (the API document has none: a 404, or
+ * an answer that is not a list) cannot be checked against: the campaigns go out with their IDs as
+ * given, and a warning says so. A list that fails for a moment (after the read's retries) refuses
+ * the run: nothing is sent, and a new run checks again. docs/choices.md.
+ */
+export async function checkLocationIds(
+	ctx: IExecuteFunctions,
+	prepared: Array<Prepared<CreateRequest>>,
+	transport: Transport,
+): Promise<Map<number, Error>> {
+	const refused = new Map<number, Error>();
+	const known = await knownLocations(ctx, transport, prepared.map(({ itemIndex }) => itemIndex));
+	if (!known) return refused;
+	const ids = new Set(known.map(({ locationId }) => locationId));
+	for (const { itemIndex, request } of prepared) {
+		const problems = request.body.channels.flatMap(({ locationId }, index) =>
+			ids.has(locationId)
+				? []
+				: [
+						`${itemLabel(itemIndex)} › Channel ${index + 1} › Location ID: ${locationId} is not a place LBA Ads knows. ` +
+							`Nearest known: ${nearestLocations(locationId, known).map(({ locationId: id, name }) => `${id} ${name}`).join(', ')} ` +
+							`(API: channels[${index}].locationId ${locationId} is not in GET /lba/locations)`,
+					],
+		);
+		if (problems.length) {
+			refused.set(
+				itemIndex,
+				refusal(ctx, itemIndex, problems, 'Pick the place with Location ID → From List, or look its ID up with Location → Find Targeting Location.'),
+			);
+		}
+	}
+	return refused;
+}
+
+/** The service's locations, or undefined when it has no list to check against (with a warning). */
+async function knownLocations(ctx: IExecuteFunctions, transport: Transport, itemIndexes: number[]): Promise<TargetingLocation[] | undefined> {
+	let locations: TargetingLocation[] | undefined;
+	try {
+		locations = await requestLocations(transport, '', itemIndexes[0]);
+	} catch (error) {
+		if (error instanceof ApiRequestError && !error.failureClass.transient) {
+			notChecked(ctx, `GET /lba/locations answered HTTP ${error.failureClass.status ?? error.httpCode ?? '?'}`);
+			return undefined;
+		}
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${itemsLabel(itemIndexes)} › Location ID: could not be checked, as GET /lba/locations failed (${(error as Error).message}). Nothing was sent.`,
+			{
+				itemIndex: itemIndexes[0],
+				description:
+					'Before it sends a campaign, the node checks every Location ID against the list of places the service knows, so that no campaign is billed for a place that does not exist. Run again in a moment.',
+			},
+		);
+	}
+	if (!locations?.length) {
+		notChecked(ctx, locations ? 'GET /lba/locations listed no places' : 'GET /lba/locations did not answer with a list of places');
+		return undefined;
+	}
+	return locations;
+}
+
+function notChecked(ctx: IExecuteFunctions, why: string): void {
+	ctx.addExecutionHints({
+		message: `Location IDs not checked: this LBA service does not list its places (${why}), so each Location ID is used as given. Check them with your LBA account manager.`,
+		type: 'warning',
+		location: 'outputPane',
+	});
+}
+
+/** How many known places an unknown Location ID's refusal names. */
+const NEAREST_COUNT = 3;
+
+/**
+ * The known places nearest to an unknown Location ID: fewest digit edits first (a typo, a
+ * missing or extra digit, two digits swapped: 3237 for 3273), then the closest number.
+ */
+export function nearestLocations(locationId: number, known: TargetingLocation[]): TargetingLocation[] {
+	const wanted = String(locationId);
+	return known
+		.map((location) => ({ location, edits: digitEdits(wanted, String(location.locationId)), gap: Math.abs(location.locationId - locationId) }))
+		.sort((a, b) => a.edits - b.edits || a.gap - b.gap || a.location.locationId - b.location.locationId)
+		.slice(0, NEAREST_COUNT)
+		.map(({ location }) => location);
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
+function digitEdits(a: string, b: string): number {
+	const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+	for (let i = 1; i <= a.length; i++) {
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+		}
+	}
+	return d[a.length][b.length];
+}
