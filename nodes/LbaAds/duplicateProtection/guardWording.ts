@@ -59,7 +59,7 @@ export function tellErased(ctx: IExecuteFunctions, results: SentResult[], claime
 	});
 	if (!erased.length) return;
 	ctx.addExecutionHints?.({
-		message: `Duplicate protection found the records of item${erased.length === 1 ? '' : 's'} ${erased.map(({ itemIndex }) => itemIndex).join(', ')} gone from n8n's history between their claim and their answer (a late write by another n8n process, or Forget Sent meanwhile); they are recorded again now. An execution of this workflow that ran in between may have sent them too: check them in LBA Ads.`,
+		message: `Duplicate protection found the records of item${erased.length === 1 ? '' : 's'} ${erased.map(({ itemIndex }) => itemIndex + 1).join(', ')} gone from n8n's history between their claim and their answer (a late write by another n8n process, or Forget Sent meanwhile); they are recorded again now. An execution of this workflow that ran in between may have sent them too: check them in LBA Ads.`,
 		type: 'warning',
 		location: 'outputPane',
 	});
@@ -68,15 +68,15 @@ export function tellErased(ctx: IExecuteFunctions, results: SentResult[], claime
 /** A repeat of item `first` in this run, told how `first` ended. */
 export function tellRepeat(json: IDataObject, first: number, end: SentResult): void {
 	if (end.status === 'done') {
-		Object.assign(json, { reason: `Same campaign as item ${first} of this run, created as item ${first}; not sent again`, earlierOutcome: 'sameRun' });
+		Object.assign(json, { reason: `Same campaign as item ${first + 1} of this run, created for that item; not sent again`, earlierOutcome: 'sameRun' });
 	} else if (end.status === 'failed') {
 		const unknown = failureOutcome(end.error) === 'unknown';
 		Object.assign(json, {
-			reason: `Same campaign as item ${first} of this run, which failed (${unknown ? 'it may have been created' : 'it was not created'}); not sent`,
+			reason: `Same campaign as item ${first + 1} of this run, which failed (${unknown ? 'it may have been created' : 'it was not created'}); not sent`,
 			earlierOutcome: unknown ? 'sameRunUnknown' : 'sameRunFailed',
 		});
 	} else {
-		Object.assign(json, { reason: `Same campaign as item ${first} of this run, which was not sent (the run stopped before it); not sent`, earlierOutcome: 'sameRunNotSent' });
+		Object.assign(json, { reason: `Same campaign as item ${first + 1} of this run, which was not sent (the run stopped before it); not sent`, earlierOutcome: 'sameRunNotSent' });
 	}
 }
 

@@ -161,13 +161,13 @@ export async function runItems<Request>(
 function stoppedMidRun<Request>(ctx: IExecuteFunctions, error: Error, outcomes: Outcome[], notSent: number[], operation: Operation<Request>): Error {
 	const done: string[] = [];
 	outcomes.forEach((outcome, itemIndex) => {
-		if (outcome && 'json' in outcome) done.push(`item ${itemIndex}: ${outcome.json.map((json) => operation.describeDone?.(json) ?? 'done').join(', ')}`);
-		else if (outcome) done.push(`item ${itemIndex}: failed (${outcome.error.message})`);
+		if (outcome && 'json' in outcome) done.push(`item ${itemIndex + 1}: ${outcome.json.map((json) => operation.describeDone?.(json) ?? 'done').join(', ')}`);
+		else if (outcome) done.push(`item ${itemIndex + 1}: failed (${outcome.error.message})`);
 	});
 	const description = (error as { description?: string | null }).description;
 	const nodeError = new NodeOperationError(
 		ctx.getNode(),
-		`${error.message}. Items ${notSent[0]}-${notSent[notSent.length - 1]} were not sent; the ${done.length} items before them were handled: ${done.join('; ')}`,
+		`${error.message}. Items ${notSent[0] + 1}-${notSent[notSent.length - 1] + 1} were not sent; the ${done.length} items before them were handled: ${done.join('; ')}`,
 		{ description: description ?? undefined, itemIndex: notSent[0] },
 	);
 	return runsAsTool(ctx) ? withDescriptionInMessage(nodeError) : nodeError;

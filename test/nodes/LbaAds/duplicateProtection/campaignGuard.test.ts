@@ -185,7 +185,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 	it('the same campaign twice in one run is sent once; the second item says which item was sent', async () => {
 		const result = await runNode(context, byName, [{ name: 'a' }, { name: 'b' }, { name: 'a' }], { workflowId: history.workflowId });
 		expect(result.items[2].json).toMatchObject({ skipped: true, earlierOutcome: 'sameRun', idempotencyKey: result.items[0].json.idempotencyKey });
-		expect(result.items[2].json.reason).toMatch(/^Same campaign as item 0 of this run/);
+		expect(result.items[2].json.reason).toMatch(/^Same campaign as item 1 of this run/);
 		expect(namesIn(await campaigns(context))).toEqual(['a', 'b']);
 	});
 

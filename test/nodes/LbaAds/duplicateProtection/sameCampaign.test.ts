@@ -117,7 +117,7 @@ describe('what a run says when it stops or repeats', () => {
 		const error = errorOf(result)!;
 		const created = await campaigns(context);
 		expect(created).toHaveLength(4);
-		expect(error.message).toMatch(/^Duplicate protection could not use n8n's history of sent campaigns: permission denied for table processed_data\. Items 4-7 were not sent; the 4 items before them were handled: /);
+		expect(error.message).toMatch(/^Duplicate protection could not use n8n's history of sent campaigns: permission denied for table processed_data\. Items 5-8 were not sent; the 4 items before them were handled: /);
 		for (const { campaignId } of created as unknown as Array<{ campaignId: string }>) expect(error.message).toContain(`campaign ${campaignId} Published`);
 		expect(error.description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\) and recorded; nothing more was sent/);
 		expect(error.description).not.toMatch(/Nothing was sent|Off/);
@@ -140,14 +140,14 @@ describe('what a run says when it stops or repeats', () => {
 
 	it("a repeat in one run reports the first item's real outcome: created, or failed and not created", async () => {
 		const created = await runNode(context, byName, [{ name: 'a' }, { name: 'a' }], { workflowId: history.workflowId });
-		expect(created.items[1].json).toMatchObject({ earlierOutcome: 'sameRun', reason: 'Same campaign as item 0 of this run, created as item 0; not sent again' });
+		expect(created.items[1].json).toMatchObject({ earlierOutcome: 'sameRun', reason: 'Same campaign as item 1 of this run, created for that item; not sent again' });
 
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, times: 1 });
 		const failed = await runNode(context, byName, [{ name: 'b' }, { name: 'b' }], { workflowId: `${history.workflowId}-b`, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[0].json.error).toMatch(/the campaign was not created$/);
 		expect(failed.items[1].json).toMatchObject({
 			earlierOutcome: 'sameRunFailed',
-			reason: 'Same campaign as item 0 of this run, which failed (it was not created); not sent',
+			reason: 'Same campaign as item 1 of this run, which failed (it was not created); not sent',
 		});
 		expect(namesIn(await campaigns(context))).toEqual(['a']);
 	});
@@ -189,7 +189,7 @@ describe('a late write that erases this run\'s records', () => {
 		const result = await running;
 		expect(result.items[0].json.status).toBe('Published');
 		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message);
-		expect(hints).toEqual([expect.stringMatching(/^Duplicate protection found the records of item 0 gone from n8n's history between their claim and their answer \(a late write by another n8n process, or Forget Sent meanwhile\); they are recorded again now\./)]);
+		expect(hints).toEqual([expect.stringMatching(/^Duplicate protection found the records of item 1 gone from n8n's history between their claim and their answer \(a late write by another n8n process, or Forget Sent meanwhile\); they are recorded again now\./)]);
 		// Recorded again, as created: the next run holds it back.
 		const again = await runNode(context, byName, [{ name: 'victim' }], { workflowId: history.workflowId });
 		expect(again.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });

@@ -1,6 +1,6 @@
 /**
  * A claim that fails in the first wave (n8n's store refuses writes) is the run's error as the guard
- * words it, item 0's, nothing sent: not the mid-run report ("Items 0-7 were not sent; the 0 items
+ * words it, item 0's, nothing sent: not the mid-run report ("Items 1-8 were not sent; the 0 items
  * before them were handled"), which is for a failure after earlier waves were sent.
  */
 import { errorOf, harnessDeduplicator } from '../../../../harness';
