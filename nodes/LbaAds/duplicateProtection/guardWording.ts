@@ -24,7 +24,7 @@ export const REASONS = {
 /** What to do about a held-back item: each piece of advice safe when followed to the letter. */
 export const HOW_TO_RESEND = {
 	created:
-		'To send it again on purpose (a second campaign, billed again): in this node, open Options, turn on Resend (an expression such as {{ $json.resend }} picks items), run it once, then turn Resend off.',
+		'To send it again on purpose (a second campaign, billed again): in this node, open Options, turn on Resend (an expression such as {{ $json.resend }} picks items), run it once, then turn Resend off. Or set this node\'s Mode to Forget Sent Campaigns with this item\'s forgetKeys, execute it, and set Mode back to Publish.',
 	unknown:
 		'Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: in this node, open Options, turn on Resend for this item, run it once, then turn Resend off.',
 	sending:
