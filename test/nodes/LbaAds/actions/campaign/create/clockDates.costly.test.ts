@@ -11,7 +11,7 @@ import { errorOf } from '../../../../../harness';
 import { campaigns, createParameters, runNode, useHistory, useSandbox } from '../../../setup';
 
 const channelWith = (startDate: string, endDate: string) =>
-	`{ sender: 'LBADEMO', locationId: 161, smsQty: 500, message: 'Diskon 20% hari ini!', startDate: ${startDate}, endDate: ${endDate}, telcoId: 'tsel' }`;
+	`{ sender: 'LBADEMO', locationId: 3273, smsQty: 500, message: 'Diskon 20% hari ini!', startDate: ${startDate}, endDate: ${endDate}, telcoId: 'tsel' }`;
 /** Campaign (JSON) as one expression per item, its dates from the clock. */
 const CLOCK_JSON = `={{ ({ name: $json.name, description: 'Promo for the weekend', categoryId: 10, channels: [${channelWith('$now.plus({ minutes: 5 }).toISO()', '$now.plus({ days: 3 }).toISO()')}] }) }}`;
 /** The same with fixed dates. */
