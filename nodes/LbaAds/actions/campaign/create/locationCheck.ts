@@ -13,8 +13,8 @@ import { ApiRequestError, type Transport } from '../../../../shared/transport';
  * service does not know is refused with the item, the channel and the nearest known places, so
  * nothing is billed for a typo. A service without the list (the API document has none: a 404, or
  * an answer that is not a list) cannot be checked against: the campaigns go out with their IDs as
- * given, and a warning says so. A list that fails for a moment (after the read's retries) refuses
- * the run: nothing is sent, and a new run checks again. docs/choices.md.
+ * given, and a warning says so. A list that fails otherwise (a token, a 401, a 5xx after the read's
+ * retries) refuses the run: nothing is sent, and a new run checks again. docs/choices.md.
  */
 export async function checkLocationIds(
 	ctx: IExecuteFunctions,
@@ -45,13 +45,17 @@ export async function checkLocationIds(
 	return refused;
 }
 
+/** The answers of a service that does not serve the list at all. */
+const NO_LIST_STATUSES = [404, 405, 501];
+
 /** The service's locations, or undefined when it has no list to check against (with a warning). */
 async function knownLocations(ctx: IExecuteFunctions, transport: Transport, itemIndexes: number[]): Promise<TargetingLocation[] | undefined> {
 	let locations: TargetingLocation[] | undefined;
 	try {
 		locations = await requestLocations(transport, '', itemIndexes[0]);
 	} catch (error) {
-		if (error instanceof ApiRequestError && !error.failureClass.transient) {
+		// Only a service without the endpoint has no list; a failed token, a 401 or a 5xx is a failure of this run.
+		if (error instanceof ApiRequestError && NO_LIST_STATUSES.includes(error.failureClass.status ?? 0)) {
 			notChecked(ctx, `GET /lba/locations answered HTTP ${error.failureClass.status ?? error.httpCode ?? '?'}`);
 			return undefined;
 		}
