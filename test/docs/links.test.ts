@@ -201,7 +201,8 @@ describe('the README', () => {
 		const ciCommands = readFileSync(path.join(ROOT, '.ci/run'), 'utf8')
 			.split('\n')
 			.map((line) => line.trim())
-			.map((line) => line.replace(/^step /, ''))
+			// `step logged npm test` runs `npm test` with its output kept for the closing line.
+			.map((line) => line.replace(/^step (logged )?/, ''))
 			// `together a b` runs `npm run a` and `npm run b` at once; `together`'s own body names no script.
 			.flatMap((line) => (line.startsWith('together ') ? line.split(/\s+/).slice(1).map((name) => `npm run ${name}`) : [line]))
 			.filter((line) => /^npm /.test(line) && !line.includes('$'));

@@ -86,7 +86,7 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		const before = (await journal()).length;
 
 		const res = await e2e.executeWorkflow(userFolder, e2e.EXAMPLES.geocodeToCampaign.id);
-		if (!res.ok) throw new Error(`execute failed: ${JSON.stringify(res.error)}\n${res.stdout.slice(-3000)}`);
+		if (!res.ok) throw new Error(res.failure);
 		expect(res.output('Where is the store?')).toEqual([expect.objectContaining({ found: true, city })]);
 		const [created] = res.output('Launch city campaign');
 		expect(created).toMatchObject({ success: true, status: 'Published' });
@@ -119,7 +119,7 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		expect(expected.length).toBeLessThan(catalogue.length);
 
 		const res = await e2e.executeWorkflow(userFolder, e2e.EXAMPLES.productsUnderPrice.id);
-		if (!res.ok) throw new Error(`execute failed: ${JSON.stringify(res.error)}\n${res.stdout.slice(-3000)}`);
+		if (!res.ok) throw new Error(res.failure);
 		expect(res.output('List data packages')).toHaveLength(catalogue.length);
 		const kept = res.output('Under Rp 50.000');
 		for (const product of kept) expect(product.price).toBeLessThan(50000);

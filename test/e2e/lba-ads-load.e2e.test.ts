@@ -100,7 +100,7 @@ e2e.describeE2E(`n8n-nodes-lba-ads loads and runs in real n8n ${e2e.n8nVersion()
 	test('n8n execute: Product > Get Many through the community package', async () => {
 		const before = calls.length;
 		const res = await e2e.executeWorkflow(userFolder, WORKFLOW_ID);
-		if (!res.ok) throw new Error(`execute failed: ${JSON.stringify(res.error)}\n${res.stdout.slice(-3000)}`);
+		if (!res.ok) throw new Error(res.failure);
 		const out = res.output('LBA Ads');
 		expect(out.map((p) => p.name)).toEqual(['Kuota 1 GB', 'Kuota 2 GB']);
 		expect(out[0]).toMatchObject({ price: 10000, currency: 'IDR', mainQuotaBytes: 1073741824, mainQuota: '1 GB' });

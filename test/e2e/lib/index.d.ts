@@ -33,8 +33,10 @@ export declare function installCommunityPackage(
 ): Promise<{ name: string; version: string; dir: string }>;
 
 export interface RunResult {
-	/** The exit code, or the signal that ended the process (not a timeout). */
-	code: number | string;
+	/** The exit code; null when a signal ended the process (not a timeout: that rejects). */
+	code: number | null;
+	/** The signal that ended the process, else null. */
+	signal: string | null;
 	stdout: string;
 	stderr: string;
 }
@@ -57,8 +59,35 @@ export declare function importCredentials(
 ): Promise<RunResult>;
 export declare function importWorkflow(userFolder: UserFolderLike, workflow: object | object[] | string): Promise<RunResult>;
 export declare function parseRawOutput(stdout: string): any;
+/** n8n's record of an execution: its row in the user folder's database. */
+export interface ExecutionRecord {
+	id: number;
+	status: string;
+	mode: string;
+	finished: boolean;
+	startedAt: string | null;
+	stoppedAt: string | null;
+}
+export declare function lastExecutionId(userFolder: UserFolderLike): Promise<number>;
+export declare function executionRecords(
+	userFolder: UserFolderLike,
+	workflowId: string,
+	afterId?: number,
+): Promise<Array<ExecutionRecord & { workflowId: string; data: any }>>;
+/** The verdict on one `n8n execute`: n8n's record decides; `failure` says the record, how the CLI ended, the error and the output's tails. */
+export declare function judgeExecution(
+	id: string,
+	record: ExecutionRecord | null,
+	res: RunResult,
+	error: { message?: string; description?: string | null; node?: { name: string } } | null,
+): { ok: boolean; failure: string };
 export interface ExecuteResult extends RunResult {
+	/** n8n recorded the execution with status `success` (whatever the CLI's exit code). */
 	ok: boolean;
+	/** n8n's record of the execution this run made; null when it recorded none. */
+	record: ExecutionRecord | null;
+	/** Why it is not ok: the record, the CLI's exit code and signal, the execution error, stderr's and stdout's tails. */
+	failure: string;
 	/** n8n's IRun: run.data.resultData.runData[node][i].data.main[0][j].json */
 	run: any;
 	error: any;
