@@ -97,7 +97,7 @@ describe('a Retry never re-sends what the execution it retries created', () => {
 		const retry = await run(edited, six, retryOf(failed.run));
 		expect(outcomes(retry.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
 		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
-		const messages = (await campaigns(context)).map((campaign) => campaign.request.channels[0].message);
+		const messages = (await campaigns(context)).map((campaign) => (campaign.request.channels as IDataObject[])[0].message);
 		expect(messages.slice(3)).toEqual(Array(3).fill('Diskon 30% hari ini!'));
 	});
 
