@@ -12,7 +12,7 @@ import * as e2e from './lib';
 
 type Json = Record<string, any>;
 type Style = 'fixed' | 'now' | 'trigger';
-type Campaign = { campaignId: string; request: { name: string; channels: Array<{ message: string; startDate: string }> } };
+type Campaign = e2e.JournalCampaign;
 
 const STYLES: Style[] = ['fixed', 'now', 'trigger'];
 const COUNT = 6;
@@ -46,22 +46,8 @@ function campaignsNode(id: string, prefix: string, style: Style, at = "$('Start'
 	});
 }
 
-const subWorkflowNode = (id: string, name: string, childId: string, extra: Json = {}) =>
-	e2e.node(
-		id,
-		name,
-		'n8n-nodes-base.executeWorkflow',
-		1.2,
-		{
-			source: 'database',
-			workflowId: { __rl: true, mode: 'id', value: childId },
-			workflowInputs: { mappingMode: 'defineBelow', value: {}, matchingColumns: [], schema: [], attemptToConvertTypes: false, convertFieldsToString: true },
-			mode: 'once',
-			options: { waitForSubWorkflow: true },
-		},
-		extra,
-	);
-const subWorkflowTrigger = (id: string) => e2e.node(`${id}-trigger`, 'Called', 'n8n-nodes-base.executeWorkflowTrigger', 1.1, { inputSource: 'passthrough' });
+const subWorkflowNode = e2e.executeWorkflowNode;
+const subWorkflowTrigger = (id: string) => e2e.executeWorkflowTrigger(`${id}-trigger`);
 
 const idOf = (row: string, style: Style) => `idt${row}${style[0].toUpperCase()}${style.slice(1)}`;
 const prefixOf = (row: string, style: Style) => `${row}-${style}`;
@@ -190,56 +176,31 @@ const results: Array<{ test: string; style: Style; ok: boolean }> = [];
 
 e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`, () => {
 	let setup: e2e.LbaN8n | undefined;
-	let sandbox: e2e.LbaN8n['sandbox'];
 	let rest: e2e.N8nRest;
 	const started = Date.now();
 
-	async function journal(prefix: string): Promise<Campaign[]> {
-		const all = ((await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()) as { campaigns: Campaign[] }).campaigns;
-		return all.filter((campaign) => nameOf(campaign).startsWith(`${prefix}-`));
-	}
-	async function fault(spec: Json) {
-		const res = await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
-		expect(res.status).toBeLessThan(300);
-	}
+	let steps: e2e.UserSteps;
+	const journal = (prefix: string) => steps.journal(prefix);
+	const fault = (spec: Json) => steps.fault(spec);
 	const fault503AtItem4 = () => fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
-	const clearFaults = () => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+	const clearFaults = () => steps.clearFaults();
 	/** Dates go out to the second: with `$now`, a later execution within the same second would send the same campaign. */
 	const secondPasses = async (style: Style) => {
 		if (style === 'now') await new Promise((resolve) => setTimeout(resolve, 1100));
 	};
 
-	async function finished(executionId: string) {
-		const { startedAt, stoppedAt } = await rest.waitForExecution(executionId, { timeoutMs: 180_000 });
-		return { executionId, startedAt: Date.parse(startedAt), stoppedAt: Date.parse(stoppedAt), ...(await rest.getExecutionRun(executionId)) };
-	}
-	type Finished = Awaited<ReturnType<typeof finished>>;
+	type Finished = e2e.FinishedExecution;
 	/** The editor's "Execute workflow". */
-	const run = async (id: string) => await finished((await rest.runWorkflow(id, 'Start')).executionId);
+	const run = (id: string) => steps.run(id);
 	/** The executions list's Retry: with the original workflow, or (`loadWorkflow`) the saved one. */
-	async function retry(workflowId: string, executionId: string, loadWorkflow = false) {
-		const before = Math.max(0, ...(await rest.listExecutions(workflowId)).map((each) => Number(each.id)));
-		await rest.call('POST', `/rest/executions/${executionId}/retry`, { loadWorkflow });
-		for (let attempt = 0; ; attempt++) {
-			const newer = (await rest.listExecutions(workflowId)).filter((each) => Number(each.id) > before);
-			if (newer.length) return await finished(String(newer[newer.length - 1].id));
-			if (attempt > 100) throw new Error(`no Retry of execution ${executionId} appeared`);
-			await new Promise((resolve) => setTimeout(resolve, 300));
-		}
-	}
+	const retry = (workflowId: string, executionId: string, loadWorkflow = false) => steps.retry(workflowId, executionId, loadWorkflow);
 	/** The editor's Execute step on the LBA node: the run data of `previous`, after a save. */
 	async function executeStep(id: string, previous: Finished, dirtyNodeNames: string[]) {
 		const runData = { ...previous.run.resultData.runData };
 		delete runData[LBA];
-		const workflowData = await rest.getWorkflow(id); // n8n 1.x runs what the editor sends; 2.x loads it again
-		const started = await rest.call('POST', `/rest/workflows/${id}/run`, { workflowData, runData, destinationNode: { nodeName: LBA, mode: 'inclusive' }, dirtyNodeNames });
-		return await finished(started.executionId);
+		return await steps.executeStep(id, LBA, runData, dirtyNodeNames);
 	}
-	async function setNode(id: string, name: string, change: (node: Json) => Json) {
-		const saved = await rest.getWorkflow(id);
-		const nodes = saved.nodes.map((node: Json) => (node.name === name ? change(node) : node));
-		await rest.call('PATCH', `/rest/workflows/${id}`, { nodes, connections: saved.connections, versionId: saved.versionId });
-	}
+	const setNode = (id: string, name: string, change: (node: Json) => Json) => steps.setNode(id, name, change);
 	/** The trigger timestamp the execution's items carry (the trigger style), from its Code node. */
 	const atOf = (execution: Finished, code = CODE) => execution.output(code)[0]?.at as string | undefined;
 
@@ -354,7 +315,8 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 
 	beforeAll(async () => {
 		setup = await e2e.startLbaN8n('identity', { workflows: WORKFLOWS });
-		({ sandbox, rest } = setup);
+		({ rest } = setup);
+		steps = e2e.userSteps(setup);
 		for (const id of PUBLISHED) await rest.activateWorkflow(id);
 	}, 15 * 60 * 1000);
 
@@ -516,7 +478,7 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 				expect(res.status).toBe(200);
 				for (let attempt = 0; ; attempt++) {
 					const executions = await rest.listExecutions(id);
-					if (executions.length > before) return await finished(String(executions[executions.length - 1].id));
+					if (executions.length > before) return await steps.finished(String(executions[executions.length - 1].id));
 					if (attempt > 100) throw new Error(`no execution of ${id} after the webhook answered`);
 					await new Promise((resolve) => setTimeout(resolve, 300));
 				}

@@ -290,6 +290,10 @@ export declare function manualTrigger(id: string, name?: string): WorkflowNode;
 /** A Code node returning one item per element of `items`. */
 export declare function itemsNode(id: string, name: string, items: Array<Record<string, any>>): WorkflowNode;
 export declare function namedItems(prefix: string, count?: number): Array<{ name: string }>;
+/** An Execute Workflow node calling `childId` from the database once, waiting for it. */
+export declare function executeWorkflowNode(id: string, name: string, childId: string, extra?: Record<string, any>): WorkflowNode;
+/** A sub-workflow's Execute Workflow Trigger (default name "Called") passing the caller's items through. */
+export declare function executeWorkflowTrigger(id: string, name?: string): WorkflowNode;
 export declare function chain(...names: string[]): Record<string, any>;
 export declare function connect(connections: Record<string, any>, from: string, to: string, output?: number): Record<string, any>;
 export declare function workflow(id: string, name: string, nodes: WorkflowNode[], connections: Record<string, any>, settings?: Record<string, any>): WorkflowJson;
@@ -305,3 +309,51 @@ export declare function campaignWorkflow(
 export declare function markdownTable<T>(columns: Array<[string, (row: T) => unknown]>, rows: T[]): string;
 /** Writes `# title` and `body` to artifacts/e2e/<name>.md (printed too with `print`); returns the path. */
 export declare function writeReport(name: string, title: string, body: string, opts?: { print?: boolean }): string;
+
+/** A campaign in the sandbox's journal (`GET /_sandbox/campaigns`). */
+export interface JournalCampaign {
+	campaignId: string;
+	receivedAt: string;
+	request: { name: string; description: string; categoryId: number; channels: Array<Record<string, any> & { message: string; startDate: string; endDate: string }> };
+}
+/** A request in the sandbox's log (`GET /_sandbox/requests`); `status` null while pending. */
+export interface SandboxRequest {
+	at: string;
+	method: string;
+	path: string;
+	body: any;
+	status: number | string | null;
+}
+/** An execution once finished: its run, status, start and stop (ms). */
+export interface FinishedExecution extends ExecutionRun {
+	executionId: string;
+	startedAt: number;
+	stoppedAt: number;
+}
+export interface UserSteps {
+	/** The journal's campaigns named `<prefix>-…`, oldest first. */
+	journal(prefix: string): Promise<JournalCampaign[]>;
+	requests(): Promise<SandboxRequest[]>;
+	/** A programmed fault (sandbox/README.md); throws when the sandbox refuses it. */
+	fault(spec: Record<string, any>): Promise<void>;
+	clearFaults(): Promise<void>;
+	finished(executionId: string, timeoutMs?: number): Promise<FinishedExecution>;
+	/** The editor's Execute workflow from `trigger` (default "Start"), not waited for: the execution id. */
+	start(id: string, trigger?: string): Promise<string>;
+	/** The editor's Execute workflow, once finished. */
+	run(id: string, trigger?: string): Promise<FinishedExecution>;
+	/** The executions list's Retry (with the original workflow, or `loadWorkflow`: the saved one), once finished. */
+	retry(workflowId: string, executionId: string, loadWorkflow?: boolean): Promise<FinishedExecution>;
+	/** The executions list's Stop. */
+	stop(executionId: string): Promise<any>;
+	/** The editor's Execute step on `nodeName` (a partial run with `runData`), after a save. */
+	executeStep(id: string, nodeName: string, runData: Record<string, any>, dirtyNodeNames?: string[]): Promise<FinishedExecution>;
+	/** The editor's Save with `change` applied to the nodes and connections. */
+	saveWorkflow(id: string, change: (workflow: { nodes: WorkflowNode[]; connections: Record<string, any> }) => { nodes: WorkflowNode[]; connections: Record<string, any> }): Promise<void>;
+	/** Saves the workflow with node `name` changed. */
+	setNode(id: string, name: string, change: (node: Record<string, any>) => Record<string, any>): Promise<void>;
+	/** Resolves once `until` holds for the sandbox's requests (polled every 100 ms). */
+	sandboxSees(until: (requests: SandboxRequest[]) => boolean, waitMs?: number): Promise<void>;
+}
+/** The user's steps over REST and the sandbox's journal, for one suite's `startLbaN8n` set-up. */
+export declare function userSteps(setup: { sandbox: { url: string }; rest: N8nRest }, opts?: { timeoutMs?: number }): UserSteps;

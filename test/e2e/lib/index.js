@@ -12,4 +12,5 @@ module.exports = {
 	...require('./registry'),
 	...require('./workflows'),
 	...require('./report'),
+	...require('./steps'),
 };

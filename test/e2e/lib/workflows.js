@@ -52,6 +52,27 @@ function itemsNode(id, name, items) {
 /** `[{ name: 'prefix-1' }, …]`: items that each become one campaign. */
 const namedItems = (prefix, count = 6) => Array.from({ length: count }, (_, index) => ({ name: `${prefix}-${index + 1}` }));
 
+/** An Execute Workflow node calling workflow `childId` from the database once, waiting for it. */
+function executeWorkflowNode(id, name, childId, extra = {}) {
+	return node(
+		id,
+		name,
+		'n8n-nodes-base.executeWorkflow',
+		1.2,
+		{
+			source: 'database',
+			workflowId: { __rl: true, mode: 'id', value: childId },
+			workflowInputs: { mappingMode: 'defineBelow', value: {}, matchingColumns: [], schema: [], attemptToConvertTypes: false, convertFieldsToString: true },
+			mode: 'once',
+			options: { waitForSubWorkflow: true },
+		},
+		extra,
+	);
+}
+
+/** A sub-workflow's trigger (Execute Workflow Trigger) that passes the caller's items through. */
+const executeWorkflowTrigger = (id, name = 'Called') => node(id, name, 'n8n-nodes-base.executeWorkflowTrigger', 1.1, { inputSource: 'passthrough' });
+
 /** Connections of nodes in a row: each node's main output to the next one's input. */
 function chain(...names) {
 	const connections = {};
@@ -104,6 +125,8 @@ module.exports = {
 	manualTrigger,
 	itemsNode,
 	namedItems,
+	executeWorkflowNode,
+	executeWorkflowTrigger,
 	chain,
 	connect,
 	workflow,
