@@ -365,7 +365,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 			const message = String(failed.error?.message);
 			expect(message).toMatch(/processed_data is read-only\. Items 5-8 were not sent; the 4 items before them were handled: item 1: campaign /);
 			for (const { campaignId } of campaigns as unknown as Array<{ campaignId: string }>) expect(message).toContain(`campaign ${campaignId} Published`);
-			expect(String(failed.error?.description)).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\) and recorded; nothing more was sent/);
+			expect(String(failed.error?.description)).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\), their keys recorded before sending; nothing more was sent/);
 			figures.push({ scenario: "n8n's database refuses history writes from wave 2", executions: 1, items: 8, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '4 created and listed in the error, 4 not sent' });
 		} finally {
 			await exec('DROP TRIGGER lba_e2e_refuse; DROP TRIGGER lba_e2e_count; DROP TABLE lba_e2e_updates;');

@@ -287,7 +287,7 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 			const lockTookS = Math.round((failed.stoppedAt - failed.startedAt) / 1000);
 			measured.push(`4: the LBA execution failed with the lock error ${lockTookS} s after it started (the latency fault held item 4 for 8 s).`);
 			expect(sorted(await steps.journal('lock'))).toEqual(names('lock', 4));
-			expect(error.description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\) and recorded; nothing more was sent\./);
+			expect(error.description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\), their keys recorded before sending; nothing more was sent\./);
 			expect(`${error.message} ${error.description}`).not.toMatch(/\bOff\b/);
 			expect(error.description).toMatch(/\(1\) in that Remove Duplicates node, set Scope to Node/);
 			expect(error.description).toMatch(/\(2\) add a new Remove Duplicates node, set Operation to "Clear Deduplication History", Mode to "Clean Database" and Scope to Workflow, execute that step once, then delete it/);

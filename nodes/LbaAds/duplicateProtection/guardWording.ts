@@ -82,7 +82,7 @@ export function tellRepeat(json: IDataObject, first: number, end: SentResult): v
 
 /** The first words of a store failure's description: what this run sent before it. */
 export const sentLine = (sent: number) =>
-	sent ? `${sent} campaign${sent === 1 ? ' was' : 's were'} sent earlier in this run (or may have been) and recorded; nothing more was sent.` : 'Nothing was sent.';
+	sent ? `${sent} campaign${sent === 1 ? ' was' : 's were'} sent earlier in this run (or may have been), their keys recorded before sending; nothing more was sent.` : 'Nothing was sent.';
 
 export const NOTHING_SENT = `${sentLine(0)} The history lives in n8n's database (the store of the Remove Duplicates node): run the workflow again once n8n's database answers.`;
 /**

@@ -41,7 +41,7 @@ describe('"N were sent earlier in this run" counts the campaigns that may have b
 		expect(result.items.slice(0, 4).map((item) => item.json.error)).toEqual(Array(4).fill(expect.stringMatching(/the campaign may have been created, so do not send it again$/)));
 		const notSent = result.items[4].json;
 		expect(notSent.error).toBe("Not sent: Duplicate protection could not use n8n's history of sent campaigns: permission denied for table processed_data");
-		expect(notSent.description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\) and recorded; nothing more was sent\./);
+		expect(notSent.description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\), their keys recorded before sending; nothing more was sent\./);
 		// Following "Nothing was sent … set Duplicate Protection to Off" would pay for the four again.
 		expect(notSent.description).not.toMatch(/Nothing was sent|Off/);
 	});

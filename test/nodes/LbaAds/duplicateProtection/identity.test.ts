@@ -283,7 +283,7 @@ describe('honest advice with $now', () => {
 	it('the store refuses in wave 2: the advice is Retry (not a new run), and the Retry sends each campaign once', async () => {
 		store.nodeRowCallsBeforeFailure = 3;
 		const failed = await run(withNow, eight);
-		expect(errorOf(failed)?.description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\) and recorded; nothing more was sent\. Keep Duplicate Protection as it is and Retry this execution .*Do not run the workflow again instead: its dates use \$now/);
+		expect(errorOf(failed)?.description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\), their keys recorded before sending; nothing more was sent\. Keep Duplicate Protection as it is and Retry this execution .*Do not run the workflow again instead: its dates use \$now/);
 		store.nodeRowCallsBeforeFailure = undefined;
 		await nextSecond();
 		const retry = await run(withNow, eight, retryOf(failed.run));

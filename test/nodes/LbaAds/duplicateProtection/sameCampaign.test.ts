@@ -119,7 +119,7 @@ describe('what a run says when it stops or repeats', () => {
 		expect(created).toHaveLength(4);
 		expect(error.message).toMatch(/^Duplicate protection could not use n8n's history of sent campaigns: permission denied for table processed_data\. Items 5-8 were not sent; the 4 items before them were handled: /);
 		for (const { campaignId } of created as unknown as Array<{ campaignId: string }>) expect(error.message).toContain(`campaign ${campaignId} Published`);
-		expect(error.description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\) and recorded; nothing more was sent/);
+		expect(error.description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\), their keys recorded before sending; nothing more was sent/);
 		expect(error.description).not.toMatch(/Nothing was sent|Off/);
 	});
 

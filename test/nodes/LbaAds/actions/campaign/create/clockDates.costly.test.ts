@@ -42,7 +42,7 @@ describe('a run whose Campaign (JSON) uses $now, in the engine', () => {
 		const result = await runNode(context, parameters, eight, { workflowId: history.workflowId });
 		expect(await campaigns(context)).toHaveLength(4);
 		const description = String(errorOf(result)?.description);
-		expect(description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\) and recorded; nothing more was sent\./);
+		expect(description).toMatch(/^4 campaigns were sent earlier in this run \(or may have been\), their keys recorded before sending; nothing more was sent\./);
 		expect(description).toContain('Retry this execution');
 		expect(description).toContain('Do not run the workflow again');
 	});
