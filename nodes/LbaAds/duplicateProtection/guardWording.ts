@@ -36,11 +36,13 @@ export function heldJson(held: HeldBack, twin: TwinOutcome | undefined): IDataOb
 	const created = held.created || twin === 'created';
 	const outcome = created ? 'created' : twin === 'sending' ? 'sending' : 'unknown';
 	const reason = twin === 'created' ? REASONS.twin : twin === 'sending' ? REASONS.key.sending : REASONS[held.by][created ? 'created' : 'unknown'];
+	const until = outcome === 'sending' && held.sendingUntil ? new Date(held.sendingUntil).toISOString().replace(/:\d\d\.\d+Z$/, ' UTC').replace('T', ' ') : undefined;
 	return {
 		skipped: true,
 		reason,
 		earlierOutcome: outcome,
-		howToResend: HOW_TO_RESEND[outcome],
+		howToResend: until ? `${HOW_TO_RESEND.sending} If that execution stopped without finishing (n8n was stopped or crashed), it counts as ended at ${until}.` : HOW_TO_RESEND[outcome],
+		...(until ? { sendingUntil: new Date(held.sendingUntil!).toISOString() } : {}),
 		idempotencyKey: held.candidate.key,
 		// Held by its campaign's key, that key alone holds it (this run's retry key is not kept).
 		forgetKeys: held.by === 'key' ? held.candidate.key : forgetKeysOf(held.candidate.key, held.candidate.retryKey),

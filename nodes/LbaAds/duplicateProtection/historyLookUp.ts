@@ -19,7 +19,15 @@ export interface Candidate {
 	resend: boolean;
 }
 
-export type HeldBack = { itemIndex: number; candidate: Candidate; by: 'retry' | 'key'; created: boolean; beingSent?: boolean };
+export type HeldBack = {
+	itemIndex: number;
+	candidate: Candidate;
+	by: 'retry' | 'key';
+	created: boolean;
+	beingSent?: boolean;
+	/** When another run still sends it: the moment (ms) by which that run has surely settled or died. */
+	sendingUntil?: number;
+};
 
 export interface LookUp {
 	held: HeldBack[];

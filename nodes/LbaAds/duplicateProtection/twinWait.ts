@@ -78,7 +78,14 @@ export async function awaitTwins(
 				const { key } = held.candidate;
 				if (claimedNow.has(key)) outcome.set(held.itemIndex, 'claimed');
 				else if (created.has(createdMark(key))) outcome.set(held.itemIndex, 'created');
-				else if (liveSendingMarks(key, asked).some((mark) => sending.has(mark))) open.push(held); // still being sent
+				else {
+					// Still being sent: by the latest minute a live mark names, that run has surely settled or died.
+					const live = liveSendingMarks(key, asked).filter((mark) => sending.has(mark));
+					if (live.length) {
+						held.sendingUntil = Math.max(...live.map((mark) => Number(mark.split(':')[1]) + 1)) * 60_000;
+						open.push(held);
+					}
+				}
 				// else: that run ended without knowing either ("may have been created"): nothing to wait for
 			}
 		});

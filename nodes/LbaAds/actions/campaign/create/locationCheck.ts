@@ -59,6 +59,8 @@ async function knownLocations(ctx: IExecuteFunctions, transport: Transport, item
 			notChecked(ctx, `GET /lba/locations answered HTTP ${error.failureClass.status ?? error.httpCode ?? '?'}`);
 			return undefined;
 		}
+		// A refusal that says why on its own (the credential, the token, a 403): its words, nothing sent.
+		if (error instanceof ApiRequestError && !error.failureClass.transient) throw error;
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`${itemsLabel(itemIndexes)} › Location ID: could not be checked, as GET /lba/locations failed (${(error as Error).message}). Nothing was sent.`,
