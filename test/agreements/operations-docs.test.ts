@@ -17,6 +17,9 @@ const { PAGE, toolTable, withTable } = require('../../scripts/tool-table') as {
 	withTable(page: string, table: string): string;
 };
 
+/** Where an operation's line goes in CHANGELOG.md, under "## Unreleased". */
+const CHANGELOG_HEADING = '### LBA Ads node';
+
 const registered = RESOURCES.flatMap((resource) => resource.operations.map((module) => `${resource.name} → ${module.option.name}`));
 
 /** "Campaign → Create" from headings of the given level, e.g. "## Campaign → Create (`POST /lba/campaign`)". */
@@ -69,9 +72,14 @@ describe('the operations in the docs', () => {
 
 	it('CHANGELOG.md names each registered operation ("Resource → Operation")', () => {
 		const changelog = readFileSync(path.join(REPO, 'CHANGELOG.md'), 'utf8');
+		// The heading the fix names is the CHANGELOG's own: the check fails if it is renamed.
+		expect({ heading: CHANGELOG_HEADING, found: changelog.includes(`\n## Unreleased\n`) && changelog.includes(`\n${CHANGELOG_HEADING}\n`) }).toEqual({
+			heading: CHANGELOG_HEADING,
+			found: true,
+		});
 		expectAgreement(
 			registered.filter((name) => !changelog.includes(name)).map((name) => `CHANGELOG.md: no line names ${name}`),
-			'Add a line under "## Unreleased" → "### Added" in CHANGELOG.md: "- **<Resource> → <Operation>**: what it does for the user, in a sentence."',
+			`Add a line under "## Unreleased" → "${CHANGELOG_HEADING}" in CHANGELOG.md: "- **<Resource> → <Operation>** (\`METHOD /path\`): what it does for the user, in a sentence."`,
 		);
 	});
 });
