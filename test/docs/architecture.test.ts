@@ -71,7 +71,20 @@ function resolveNamed(file: string): string | undefined {
  */
 export function guideNames(guide: string): { files: string[]; pairs: Array<{ name: string; file: string }> } {
 	const files = [...guide.matchAll(/`([\w./-]+\.(?:ts|js|yaml|json|md))`(?! \(new\))/g)].map((match) => match[1]);
-	const pairs = [...guide.matchAll(/`([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\([^`]*\))?` in `([\w./-]+\.(?:ts|js|yaml|json|md))`/g)].map((match) => ({ name: match[1], file: match[2] }));
+	const pairs = [...guide.matchAll(/`([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\([^`]*\))?`\s+in\s+`([\w./-]+\.(?:ts|js|yaml|json|md))`/g)].map((match) => ({ name: match[1], file: match[2] }));
+	// "`a`, `b` and `c`, all in `file`": the names back to the ":" or unclosed "(" that opens the list.
+	for (const match of guide.matchAll(/all\s+in\s+`([\w./-]+\.(?:ts|js|yaml|json|md))`/g)) {
+		let depth = 0;
+		let start = match.index!;
+		while (start > 0) {
+			const char = guide[start - 1];
+			if (char === ')') depth++;
+			else if (char === '(' && depth-- === 0) break;
+			else if (char === ':' && depth === 0) break;
+			start--;
+		}
+		for (const name of guide.slice(start, match.index).matchAll(/`([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\([^`]*\))?`/g)) pairs.push({ name: name[1], file: match[1] });
+	}
 	return { files, pairs };
 }
 
@@ -90,11 +103,14 @@ describe('ARCHITECTURE.md\'s "An operation that calls a new endpoint"', () => {
 	const guide = endpointGuide(readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
 
 	it('reads file names and "`name` in `file`" pairs (the check itself)', () => {
-		expect(guideNames('copy `a/b.ts`; `get` in `sandbox/locations.js` and `x.y(1)` in `c.js`; `<name>.ts`, `d.ts` (new)')).toEqual({
-			files: ['a/b.ts', 'sandbox/locations.js', 'c.js'],
+		expect(guideNames('copy `a/b.ts`; `get` in\n `sandbox/locations.js` and `x.y(1)` in `c.js`; `<name>.ts`, `d.ts` (new); with: `u`, `v` (a `w` (x)), all in `e.ts`')).toEqual({
+			files: ['a/b.ts', 'sandbox/locations.js', 'c.js', 'e.ts'],
 			pairs: [
 				{ name: 'get', file: 'sandbox/locations.js' },
 				{ name: 'x.y', file: 'c.js' },
+				{ name: 'u', file: 'e.ts' },
+				{ name: 'v', file: 'e.ts' },
+				{ name: 'w', file: 'e.ts' },
 			],
 		});
 		expect(guide).toContain('Location → Get');
