@@ -5,7 +5,7 @@
 // names nothing, resourceNotFoundReply(`No campaign ${id}.`).
 
 const http = require('node:http');
-const { jsonReply, cachedJsonReply, errorReply, mediaType } = require('./http-util');
+const { jsonReply, cachedJsonReply, errorReply, mediaType, resourceNotFoundReply } = require('./http-util');
 const { issueTokenReply, oauthError } = require('./auth');
 const { detailsFromAjv, campaignSemanticDetails } = require('./validation');
 

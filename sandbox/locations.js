@@ -37,9 +37,17 @@ class Locations {
     return wanted ? this.all.filter((location) => normalise(location.name).includes(wanted)) : this.all;
   }
 
+  /**
+   * The location with this id, as GET /lba/locations lists it, or null: the store's lookup by id
+   * (a handler gets `params.locationId` as a number when its path schema is an integer).
+   */
+  get(locationId) {
+    return this.byId.get(locationId) ?? null;
+  }
+
   /** The place a channel's locationId targets, or null for an id the sandbox does not know. */
   place(locationId) {
-    return this.byId.get(Number(locationId))?.name ?? null;
+    return this.get(Number(locationId))?.name ?? null;
   }
 }
 

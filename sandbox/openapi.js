@@ -70,7 +70,37 @@ function compileOperations(doc, ajv) {
 }
 
 function compileParameter(ajv, parameter, schemaPointer) {
-  return { in: parameter.in, name: parameter.name, required: Boolean(parameter.required), validate: ajv.getSchema(schemaPointer) };
+  const validate = ajv.getSchema(schemaPointer);
+  const compiled = { in: parameter.in, name: parameter.name, required: Boolean(parameter.required), validate };
+  if (parameter.in === 'path') compiled.read = pathValueReader(validate);
+  return compiled;
+}
+
+// A number written plainly: what an OpenAPI server reads as a number in a path (style: simple).
+// "0123", "+1", "1e3", " 12" and "0x1F" are text, not numbers: a client sends 123, not 0123.
+const PLAIN_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
+
+/**
+ * A path value is text. For a schema of type integer or number, OpenAPI servers read a number
+ * written plainly as that number, so `{ type: integer }` (the natural schema of a numeric id)
+ * takes "3273" and gives the handler 3273. `read(text)` -> { value } or { errors } (ajv's).
+ */
+function pathValueReader(validate) {
+  return (text) => {
+    if (validate(text)) return { value: text };
+    const errors = validate.errors;
+    const number = Number(text);
+    if (PLAIN_NUMBER.test(text)) {
+      if (validate(number)) return { value: number };
+      // A number the schema's type takes but another rule refuses (say minimum): that rule.
+      if (!validate.errors.some((error) => error.keyword === 'type')) return { errors: validate.errors };
+      return { errors };
+    }
+    if (text.trim() !== '' && Number.isFinite(number) && validate(number)) {
+      return { errors: [{ message: `must be a number written plainly (${number}, not ${text})` }] };
+    }
+    return { errors };
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ const { MAX_BODY_BYTES, errorReply, jsonReply, sendReply, readBody, mediaType } 
 const { bearerToken, invalidTokenReply } = require('./auth');
 const { faultReplacesReply } = require('./control');
 const { splitTarget, protocolError, lingeringClose } = require('./http-protocol');
-const { pathParamsReply } = require('./router');
+const { readPathParams } = require('./router');
 
 const CONTROL_PREFIX = '/_sandbox/';
 
@@ -49,9 +49,9 @@ function createRequestFlow({ router, context, log, sleeps, isClosed, checkAnswer
     const { op, allow, params, reply } = router.route(req.method, pathname);
     if (reply) return reply;
     if (op.needsToken && !context.tokens.isValid(bearerToken(req.headers.authorization))) return invalidTokenReply();
-    const invalidPath = pathParamsReply(op, params);
-    if (invalidPath) return invalidPath;
-    const request = { req, op, raw, query, params, allow };
+    const pathValues = readPathParams(op, params);
+    if (pathValues.reply) return pathValues.reply;
+    const request = { req, op, raw, query, params: pathValues.params, allow };
     return checkAnswer ? checkAnswer(op, await op.handler(request)) : op.handler(request);
   }
 

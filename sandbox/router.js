@@ -79,19 +79,25 @@ function createRouter(doc, operations, handlers) {
 }
 
 /**
- * The 404 RESOURCE_NOT_FOUND answer for a path value its parameter's schema refuses (such a
- * value names nothing), or null. Applied after the token check, so that a request without the
- * token learns nothing about what the values may be.
+ * The path's values as the handler gets them (a plain number for an integer or number schema:
+ * openapi.js `pathValueReader`), or the 404 RESOURCE_NOT_FOUND reply for a value its parameter's
+ * schema refuses (such a value names nothing). Applied after the token check, so that a request
+ * without the token learns nothing about what the values may be.
+ * @returns {{ params: object } | { reply: object }}
  */
-function pathParamsReply(op, params) {
+function readPathParams(op, params) {
+  if (!op.pathParams.length) return { params };
+  const read = {};
   for (const param of op.pathParams) {
-    const value = params[param.name];
-    if (!param.validate(value)) {
-      const why = param.validate.errors.map((error) => error.message).join(', ');
-      return resourceNotFoundReply(`No resource has ${param.name} "${value}": a ${param.name} ${why}.`);
+    const text = params[param.name];
+    const { value, errors } = param.read(text);
+    if (errors) {
+      const why = errors.map((error) => error.message).join(', ');
+      return { reply: resourceNotFoundReply(`No resource has ${param.name} "${text}": a ${param.name} ${why}.`) };
     }
+    read[param.name] = value;
   }
-  return null;
+  return { params: read };
 }
 
-module.exports = { createRouter, pathParamsReply };
+module.exports = { createRouter, readPathParams };

@@ -1,8 +1,9 @@
 /**
  * Every operation the node registers has its section in docs/operations.md ("## Resource →
- * Operation") and in the README's Operations ("### Resource → Operation"), and a line in
- * CHANGELOG.md; no section names an operation that does not exist. The tools table of
- * docs/ai-agent-tool.md is written from the registry (scripts/tool-table.js): it must be current.
+ * Operation") and a line in CHANGELOG.md; no section (nor a README entry "### Resource →
+ * Operation") names an operation that does not exist. What is written from the registry must be
+ * current: the tools table of docs/ai-agent-tool.md (scripts/tool-table.js) and the operation
+ * lists of docs/operations.md and README.md (scripts/operation-lists.js).
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -11,11 +12,16 @@ import { RESOURCES } from '../../nodes/LbaAds/actions/resources';
 import { expectAgreement, REPO } from './openapi';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
+const { expectedPages } = require('../../scripts/operation-lists') as { expectedPages(resources: typeof RESOURCES): Record<string, string> };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { PAGE, toolTable, withTable } = require('../../scripts/tool-table') as {
 	PAGE: string;
 	toolTable(resources: typeof RESOURCES): string;
 	withTable(page: string, table: string): string;
 };
+
+/** Where an operation's line goes in CHANGELOG.md, under "## Unreleased". */
+const CHANGELOG_HEADING = '### LBA Ads node';
 
 const registered = RESOURCES.flatMap((resource) => resource.operations.map((module) => `${resource.name} → ${module.option.name}`));
 
@@ -36,25 +42,28 @@ describe('the operations in the docs', () => {
 	it('docs/operations.md has a "## Resource → Operation" section for each registered operation', () => {
 		const markdown = readFileSync(path.join(REPO, 'docs/operations.md'), 'utf8');
 		expectAgreement(
-			[
-				...compare('docs/operations.md', operationHeadings(markdown, '##')),
-				...registered.filter((name) => !markdown.includes(`- [${name}](#`)).map((name) => `docs/operations.md: no line "- [${name}](#…)" in the list at the top`),
-			],
-			'Add (or rename) the section "## <Resource> → <Operation> (`METHOD /path`)" in docs/operations.md, with its fields, and its line in the list at the top, ' +
-				'"- [<Resource> → <Operation>](#<anchor>)". The anchor is GitHub\'s: the heading in lower case, without punctuation other than - and _ ' +
-				'(backticks, slashes, braces, arrows and parentheses go), spaces as -: "## Campaign → Create (`POST /lba/campaign`)" is #campaign--create-post-lbacampaign ' +
-				'(test/docs/links.test.ts checks it).',
+			compare('docs/operations.md', operationHeadings(markdown, '##')),
+			'Add (or rename) the section "## <Resource> → <Operation> (`METHOD /path`)" in docs/operations.md, with its fields (a table, as the sections around it), ' +
+				'then run `npm run fixtures:update`: it writes the operation lists of docs/operations.md and README.md, linking the section.',
 		);
 	});
 
-	it('the README\'s Operations has a "### Resource → Operation" entry for each registered operation', () => {
+	it("the operation lists of docs/operations.md and README.md are the registry's, linking each operation's section", () => {
+		const stale = Object.entries(expectedPages(RESOURCES))
+			.filter(([file, text]) => readFileSync(file, 'utf8') !== text)
+			.map(([file]) => `${path.relative(REPO, file)}: the operation list (between its "operation list" comments) is not the registry's`);
+		expectAgreement(stale, 'Run `npm run fixtures:update` (it rewrites both lists from the registry) and review its diff; do not edit the lists by hand.');
+	});
+
+	it('the README\'s "### Resource → Operation" entries, which are optional, name registered operations', () => {
 		const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
 		const start = readme.indexOf('\n## Operations\n');
 		const end = readme.indexOf('\n## ', start + 1);
 		expect(start).toBeGreaterThan(0);
+		const documented = operationHeadings(readme.slice(start, end), '###');
 		expectAgreement(
-			compare('README.md', operationHeadings(readme.slice(start, end), '###')),
-			'Add (or rename) "### <Resource> → <Operation>" under "## Operations" in README.md: two or three lines for users, linking docs/operations.md.',
+			documented.filter((name) => !registered.includes(name)).map((name) => `README.md: an entry for ${name}, which the node does not register`),
+			'Rename or remove the "### <Resource> → <Operation>" entry under "## Operations" in README.md (the generated list above the entries names every operation).',
 		);
 	});
 
@@ -69,9 +78,14 @@ describe('the operations in the docs', () => {
 
 	it('CHANGELOG.md names each registered operation ("Resource → Operation")', () => {
 		const changelog = readFileSync(path.join(REPO, 'CHANGELOG.md'), 'utf8');
+		// The heading the fix names is the CHANGELOG's own: the check fails if it is renamed.
+		expect({ heading: CHANGELOG_HEADING, found: changelog.includes(`\n## Unreleased\n`) && changelog.includes(`\n${CHANGELOG_HEADING}\n`) }).toEqual({
+			heading: CHANGELOG_HEADING,
+			found: true,
+		});
 		expectAgreement(
 			registered.filter((name) => !changelog.includes(name)).map((name) => `CHANGELOG.md: no line names ${name}`),
-			'Add a line under "## Unreleased" → "### Added" in CHANGELOG.md: "- **<Resource> → <Operation>**: what it does for the user, in a sentence."',
+			`Add a line under "## Unreleased" → "${CHANGELOG_HEADING}" in CHANGELOG.md: "- **<Resource> → <Operation>** (\`METHOD /path\`): what it does for the user, in a sentence."`,
 		);
 	});
 });

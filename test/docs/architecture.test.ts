@@ -51,3 +51,89 @@ describe("ARCHITECTURE.md's tree", () => {
 		expectAgreement(unnamed.map((folder) => `ARCHITECTURE.md does not name ${folder}`), 'Add a line for each to the tree in ARCHITECTURE.md ("## The tree"): the folder and what it holds.');
 	});
 });
+
+/** The section of ARCHITECTURE.md a newcomer follows to add an operation. */
+function endpointGuide(markdown: string): string {
+	const start = markdown.indexOf('### An operation that calls a new endpoint');
+	return markdown.slice(start, markdown.indexOf('### Other changes', start));
+}
+
+/** Where a path the guide writes may be: from the root, or from nodes/LbaAds/, nodes/LbaAds/actions/ or test/. */
+function resolveNamed(file: string): string | undefined {
+	return ['', 'nodes/LbaAds/', 'nodes/LbaAds/actions/', 'test/', 'test/nodes/LbaAds/', 'test/nodes/LbaAds/actions/']
+		.map((prefix) => path.join(ROOT, prefix, file))
+		.find((candidate) => existsSync(candidate));
+}
+
+/**
+ * Code spans naming a file ("`sandbox/router.js`"; not one marked "(new)", a file the newcomer
+ * writes), and "`name` in `file`" pairs (a call's arguments left out).
+ */
+export function guideNames(guide: string): { files: string[]; pairs: Array<{ name: string; file: string }> } {
+	const files = [...guide.matchAll(/`([\w./-]+\.(?:ts|js|yaml|json|md))`(?! \(new\))/g)].map((match) => match[1]);
+	const pairs = [...guide.matchAll(/`([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\([^`]*\))?`\s+in\s+`([\w./-]+\.(?:ts|js|yaml|json|md))`/g)].map((match) => ({ name: match[1], file: match[2] }));
+	// "`a`, `b` and `c`, all in `file`": the names back to the ":" or unclosed "(" that opens the list.
+	for (const match of guide.matchAll(/all\s+in\s+`([\w./-]+\.(?:ts|js|yaml|json|md))`/g)) {
+		let depth = 0;
+		let start = match.index!;
+		while (start > 0) {
+			const char = guide[start - 1];
+			if (char === ')') depth++;
+			else if (char === '(' && depth-- === 0) break;
+			else if (char === ':' && depth === 0) break;
+			start--;
+		}
+		for (const name of guide.slice(start, match.index).matchAll(/`([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\([^`]*\))?`/g)) pairs.push({ name: name[1], file: match[1] });
+	}
+	return { files, pairs };
+}
+
+/** Whether a source file defines or imports `name`: a function, class, variable, method, property or an imported name (a mere use does not count). */
+export function defines(source: string, name: string): boolean {
+	const n = name.replace(/\$/g, '\\$');
+	return [
+		new RegExp(`(?:function\\*?|class|const|let|var)\\s+${n}\\b`),
+		new RegExp(`^\\s*(?:async\\s+)?(?:static\\s+)?${n}\\s*\\([^)]*\\)\\s*(?::[^{]+)?\\{`, 'm'),
+		new RegExp(`^\\s*${n}\\s*:`, 'm'),
+		new RegExp(`(?:const|import)\\s*\\{[^}]*\\b${n}\\b[^}]*\\}`),
+	].some((pattern) => pattern.test(source));
+}
+
+describe('ARCHITECTURE.md\'s "An operation that calls a new endpoint"', () => {
+	const guide = endpointGuide(readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
+
+	it('reads file names and "`name` in `file`" pairs (the check itself)', () => {
+		expect(guideNames('copy `a/b.ts`; `get` in\n `sandbox/locations.js` and `x.y(1)` in `c.js`; `<name>.ts`, `d.ts` (new); with: `u`, `v` (a `w` (x)), all in `e.ts`')).toEqual({
+			files: ['a/b.ts', 'sandbox/locations.js', 'c.js', 'e.ts'],
+			pairs: [
+				{ name: 'get', file: 'sandbox/locations.js' },
+				{ name: 'x.y', file: 'c.js' },
+				{ name: 'u', file: 'e.ts' },
+				{ name: 'v', file: 'e.ts' },
+				{ name: 'w', file: 'e.ts' },
+			],
+		});
+		expect(guide).toContain('Location → Get');
+		// A name only used is not defined: campaigns.js calls `this.campaigns.map(…)` but defines `find`.
+		const campaigns = readFileSync(path.join(ROOT, 'sandbox/campaigns.js'), 'utf8');
+		expect([defines(campaigns, 'find'), defines(campaigns, 'map'), defines(campaigns, 'findByName')]).toEqual([true, false, false]);
+		expect(defines('const { a, resourceNotFoundReply } = require("x");', 'resourceNotFoundReply')).toBe(true);
+	});
+
+	it('names only files that exist, and only code that is in the file it names', () => {
+		const { files, pairs } = guideNames(guide);
+		expect(pairs.length).toBeGreaterThan(5);
+		const problems = [
+			...files.filter((file) => !resolveNamed(file)).map((file) => `ARCHITECTURE.md's endpoint guide names ${file}, which does not exist`),
+			...pairs
+				.filter(({ file }) => resolveNamed(file))
+				.filter(({ name, file }) => !defines(readFileSync(resolveNamed(file)!, 'utf8'), name.split('.').pop()!))
+				.map(({ name, file }) => `ARCHITECTURE.md's endpoint guide says \`${name}\` is in ${file}, which has no ${name.split('.').pop()}`),
+		];
+		expectAgreement(
+			problems,
+			'Make the guide point at code that exists (a newcomer copies what it names): rename the name or the file, or write "`name` in `file`" only for code that is there; ' +
+				'a file the newcomer writes is marked "(new)" after its name, as `location/get.operation.ts` (new).',
+		);
+	});
+});

@@ -244,3 +244,15 @@ describe('GET /lba/locations (beyond the API document)', () => {
     expect(all.json.results.filter((location: { name: string }) => location.name === city)).toHaveLength(1);
   });
 });
+
+describe("the locations store's lookup by id (what a handler of a path template uses)", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Locations } = require('../../sandbox/locations');
+  const locations = new Locations();
+
+  test('get(id) gives the location as GET /lba/locations lists it, null for an id it does not hold', () => {
+    expect(locations.get(3273)).toEqual({ locationId: 3273, name: 'Kota Bandung', type: 'city', province: 'Jawa Barat' });
+    expect(locations.get(1)).toBeNull();
+    expect(locations.place('3273')).toBe('Kota Bandung');
+  });
+});

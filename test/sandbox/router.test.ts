@@ -61,7 +61,7 @@ describe('sandbox router', () => {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { compileOperations, createAjv } = require('../../sandbox/openapi');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { pathParamsReply } = require('../../sandbox/router');
+const { readPathParams } = require('../../sandbox/router');
 
 describe("a path template's parameters", () => {
   const campaignId = { name: 'campaignId', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9A-F]{16}$' } };
@@ -73,14 +73,41 @@ describe("a path template's parameters", () => {
 
   it("are checked against their schema: a value it refuses gets 404 RESOURCE_NOT_FOUND naming the rule; one it takes reaches the handler", () => {
     for (const [op] of [templated({ parameters: [campaignId] }), templated({}, { parameters: [campaignId] })]) {
-      const reply = pathParamsReply(op, { campaignId: 'x' });
+      const { reply } = readPathParams(op, { campaignId: 'x' });
       expect(reply.status).toBe(404);
       expect(JSON.parse(reply.body.toString())).toEqual({
         success: false,
         error: { code: 'RESOURCE_NOT_FOUND', message: 'No resource has campaignId "x": a campaignId must match pattern "^[0-9A-F]{16}$".' },
       });
-      expect(pathParamsReply(op, { campaignId: '3F9A1C0B7D2E4A65' })).toBeNull();
+      expect(readPathParams(op, { campaignId: '3F9A1C0B7D2E4A65' })).toEqual({ params: { campaignId: '3F9A1C0B7D2E4A65' } });
     }
+  });
+
+  it('for an integer or number schema, a number written plainly is that number (as OpenAPI servers read a path); "0123", "1e3", "+1" are refused', () => {
+    const document = {
+      paths: {
+        '/lba/locations/{locationId}': {
+          get: { parameters: [{ name: 'locationId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }], responses: { '200': {}, '404': notFound } },
+        },
+        '/lba/scores/{score}': {
+          get: { parameters: [{ name: 'score', in: 'path', required: true, schema: { type: 'number' } }], responses: { '200': {}, '404': notFound } },
+        },
+      },
+      security: [],
+    };
+    const [location, score] = compileOperations(document, createAjv(document));
+    const read = (op: object, value: string) => {
+      const result = readPathParams(op, { [op === location ? 'locationId' : 'score']: value });
+      return result.reply ? JSON.parse(result.reply.body.toString()).error.message : result.params;
+    };
+    expect(read(location, '3273')).toEqual({ locationId: 3273 });
+    expect(read(score, '-1.5')).toEqual({ score: -1.5 });
+    expect(read(location, '0123')).toBe('No resource has locationId "0123": a locationId must be a number written plainly (123, not 0123).');
+    expect(read(location, '1e3')).toBe('No resource has locationId "1e3": a locationId must be a number written plainly (1000, not 1e3).');
+    expect(read(location, '+1')).toMatch(/must be a number written plainly \(1, not \+1\)/);
+    expect(read(location, '1.5')).toBe('No resource has locationId "1.5": a locationId must be integer.');
+    expect(read(location, '0')).toBe('No resource has locationId "0": a locationId must be >= 1.');
+    expect(read(location, 'x')).toBe('No resource has locationId "x": a locationId must be integer.');
   });
 
   it('the sandbox refuses to start on a {name} without its in: path parameter, or a template without a 404 answer', () => {
