@@ -50,17 +50,22 @@ const NO_LIST_STATUSES = [404, 405, 501];
 
 /** The service's locations, or undefined when it has no list to check against (with a warning). */
 async function knownLocations(ctx: IExecuteFunctions, transport: Transport, itemIndexes: number[]): Promise<TargetingLocation[] | undefined> {
-	let locations: TargetingLocation[] | undefined;
-	try {
-		locations = await requestLocations(transport, '', itemIndexes[0]);
-	} catch (error) {
+	// A refusal that says why on its own (the credential, the token, a 403) goes through as the
+	// transport worded it, nothing sent: only the other failures are caught here.
+	const answer = await requestLocations(transport, '', itemIndexes[0]).then(
+		(list) => ({ list }),
+		(error: unknown) => {
+			if (error instanceof ApiRequestError && !NO_LIST_STATUSES.includes(error.failureClass.status ?? 0) && !error.failureClass.transient) return Promise.reject(error);
+			return { error };
+		},
+	);
+	if ('error' in answer) {
+		const { error } = answer;
 		// Only a service without the endpoint has no list; a failed token, a 401 or a 5xx is a failure of this run.
 		if (error instanceof ApiRequestError && NO_LIST_STATUSES.includes(error.failureClass.status ?? 0)) {
 			notChecked(ctx, `GET /lba/locations answered HTTP ${error.failureClass.status ?? error.httpCode ?? '?'}`);
 			return undefined;
 		}
-		// A refusal that says why on its own (the credential, the token, a 403): its words, nothing sent.
-		if (error instanceof ApiRequestError && !error.failureClass.transient) throw error;
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`${itemsLabel(itemIndexes)} › Location ID: could not be checked, as GET /lba/locations failed (${(error as Error).message}). Nothing was sent.`,
@@ -71,6 +76,7 @@ async function knownLocations(ctx: IExecuteFunctions, transport: Transport, item
 			},
 		);
 	}
+	const locations: TargetingLocation[] | undefined = answer.list;
 	if (!locations?.length) {
 		notChecked(ctx, locations ? 'GET /lba/locations listed no places' : 'GET /lba/locations did not answer with a list of places');
 		return undefined;
