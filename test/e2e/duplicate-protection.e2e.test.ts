@@ -239,7 +239,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		figures.push({ scenario: 'Custom Key, run twice (content changes)', executions: 2, items: 12, created: campaigns.length, duplicates: duplicates(campaigns), unaccounted: 0, expected: '6 created, 0 duplicates' });
 	});
 
-	test('n8n killed (SIGKILL) mid-run, restarted, run again (Retry is refused): the wave in flight is held as "being sent" (until the killed run's time ends), all else once', async () => {
+	test('n8n killed (SIGKILL) mid-run, restarted, run again (Retry is refused): the wave in flight is held as "being sent" (until the time of the killed run ends), all else once', async () => {
 		// One request at a time, each answered after 400 ms: waves of 4; kill while wave 2 is in flight.
 		await fault({ method: 'POST', path: '/lba/campaign', latencyMs: 400, times: 16 });
 		const { executionId } = await rest.runWorkflow('dpCrash', TRIGGER);

@@ -55,7 +55,10 @@ async function knownLocations(ctx: IExecuteFunctions, transport: Transport, item
 	const answer = await requestLocations(transport, '', itemIndexes[0]).then(
 		(list) => ({ list }),
 		(error: unknown) => {
-			if (error instanceof ApiRequestError && !NO_LIST_STATUSES.includes(error.failureClass.status ?? 0) && !error.failureClass.transient) return Promise.reject(error);
+			if (error instanceof ApiRequestError && !NO_LIST_STATUSES.includes(error.failureClass.status ?? 0) && !error.failureClass.transient) {
+				error.message += '; the campaign was not created (nothing is sent before Location IDs are checked)';
+				return Promise.reject(error);
+			}
 			return { error };
 		},
 	);
