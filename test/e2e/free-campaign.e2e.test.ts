@@ -27,7 +27,7 @@ function campaignSetup(name: string, key: string): Json {
 			channel: [
 				{
 					sender: 'WARUNGKITA',
-					locationId: { __rl: true, mode: 'id', value: 161 },
+					locationId: { __rl: true, mode: 'id', value: 3273 },
 					smsQty: 1500,
 					message: 'Diskon 20% akhir pekan ini di Warung Kita!',
 					startDate: '2026-12-05T09:00:00',

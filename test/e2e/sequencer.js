@@ -4,7 +4,7 @@
 // alone at the end. Suites not named here follow, by name.
 const Sequencer = require('@jest/test-sequencer').default;
 
-const LONGEST_FIRST = ['lba-ads-trigger', 'identity', 'ai-agent', 'community-install', 'lba-ads-examples', 'duplicate-protection'];
+const LONGEST_FIRST = ['lba-ads-trigger', 'identity', 'lba-ads-examples', 'ai-agent', 'first-campaign', 'duplicate-protection', 'community-install', 'dry-run', 'free-campaign', 'marketer-paths'];
 
 class LongestFirst extends Sequencer {
 	sort(tests) {

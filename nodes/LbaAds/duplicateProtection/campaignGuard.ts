@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { createdMark, forgetKeysOf, minuteOf, questionMark, sendingMark } from './keys';
+import { createdMark, forgetKeysOf, questionMark, sendingMark, sendingSlotOf } from './keys';
 import { failureOutcome } from '../../shared/transport';
 import { heldJson, tellErased, tellRepeat, nothingMoreSent, NOTHING_SENT, SENT_NOT_RECORDED, sentLine } from './guardWording';
 import { lookUp, type Candidate } from './historyLookUp';
@@ -91,7 +91,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 
 			const description = sentSoFar ? nothingMoreSent(sentSoFar, options.datesFollowClock === true) : NOTHING_SENT;
 			const said = sentLine(sentSoFar);
-			const until = minuteOf(Date.now() + (options.sendingForMs ?? DEFAULT_SENDING_FOR_MS));
+			const until = sendingSlotOf(Date.now() + (options.sendingForMs ?? DEFAULT_SENDING_FOR_MS));
 			const ownMark = (key: string) => sendingMark(key, until);
 			const { held: heldBack, recordedNow } = toClaim.length
 				? await storeCall(ctx, description, async (lock) => await lookUp(ctx, toClaim, lock, ownMark), said)

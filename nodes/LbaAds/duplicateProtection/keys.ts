@@ -114,16 +114,18 @@ function canonicalJson(value: unknown): string {
 
 /**
  * Recorded beside a key while a run sends its campaign (taken out when that run settles it), with
- * the minute by which that run has surely settled or died: its wave's requests at their timeout,
- * plus the history lock's waits. A mark whose minute has passed is a run that stopped mid-send.
+ * the 5-minute slot by whose end that run has surely settled or died: its wave's requests at their
+ * timeout, plus the history lock's waits. A mark whose slot has ended is a run that stopped mid-send.
  */
-export const sendingMark = (key: string, untilMinute: number) => `sending:${untilMinute}:${key}`;
-export const minuteOf = (ms: number) => Math.floor(ms / 60_000);
-/** The longest a run sends one wave: 4 requests per slot at the longest Timeout, and the lock's waits. */
-export const LONGEST_SEND_MINUTES = 44;
+export const sendingMark = (key: string, slot: number) => `sending:${slot}:${key}`;
+export const SENDING_SLOT_MS = 300_000;
+/** The slot whose end is at or after `ms`. */
+export const sendingSlotOf = (ms: number) => Math.ceil(ms / SENDING_SLOT_MS);
+/** The longest a run sends one wave (4 requests per slot at the longest Timeout, and the lock's waits), in slots. */
+const LONGEST_SEND_SLOTS = Math.ceil((44 * 60_000) / SENDING_SLOT_MS);
 /** Every mark of a run that may still be sending `key` now. */
 export const liveSendingMarks = (key: string, nowMs: number): string[] =>
-	Array.from({ length: LONGEST_SEND_MINUTES + 1 }, (_, step) => sendingMark(key, minuteOf(nowMs) + step));
+	Array.from({ length: LONGEST_SEND_SLOTS + 1 }, (_, step) => sendingMark(key, sendingSlotOf(nowMs) + step));
 
 /** Recorded beside a key once its campaign was created. */
 export const createdMark = (key: string) => `${CREATED_PREFIX}${key}`;

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { createdMark, liveSendingMarks } from './keys';
+import { createdMark, liveSendingMarks, SENDING_SLOT_MS } from './keys';
 import type { HeldLock } from './historyLock';
 import type { HeldBack } from './historyLookUp';
 import { asStrings, askHistory, askOptions, SCOPE, STORE_OPTIONS, storeCall, unique } from './historyStore';
@@ -79,10 +79,10 @@ export async function awaitTwins(
 				if (claimedNow.has(key)) outcome.set(held.itemIndex, 'claimed');
 				else if (created.has(createdMark(key))) outcome.set(held.itemIndex, 'created');
 				else {
-					// Still being sent: by the latest minute a live mark names, that run has surely settled or died.
+					// Still being sent: by the end of the latest slot a live mark names, that run has surely settled or died.
 					const live = liveSendingMarks(key, asked).filter((mark) => sending.has(mark));
 					if (live.length) {
-						held.sendingUntil = Math.max(...live.map((mark) => Number(mark.split(':')[1]) + 1)) * 60_000;
+						held.sendingUntil = Math.max(...live.map((mark) => Number(mark.split(':')[1]))) * SENDING_SLOT_MS;
 						open.push(held);
 					}
 				}

@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { campaignGuard, HISTORY_MAX_CAMPAIGNS, twinWait, type Candidate } from '../../../../nodes/LbaAds/duplicateProtection/campaignGuard';
-import { minuteOf, sendingMark } from '../../../../nodes/LbaAds/duplicateProtection/keys';
+import { sendingMark, sendingSlotOf } from '../../../../nodes/LbaAds/duplicateProtection/keys';
 import { campaigns, createParameters, fault, runNode, useHistory, useSandbox } from '../setup';
 
 const context = useSandbox();
@@ -68,7 +68,7 @@ describe('a campaign known created, with a stale "sending" mark beside it', () =
 	it('is held back as created at once, not waited for as a twin', async () => {
 		const key = await createdKey('stale');
 		// A run killed while it sent the same campaign again (a Resend) left its "sending" mark, still within its time.
-		await leaveInHistory([sendingMark(key, minuteOf(Date.now()) + 2)]);
+		await leaveInHistory([sendingMark(key, sendingSlotOf(Date.now()) + 1)]);
 		const started = Date.now();
 		const rerun = await runNode(context, byName, [{ name: 'stale' }], { workflowId: history.workflowId });
 		expect(Date.now() - started).toBeLessThan(twinWait.waitMs);

@@ -123,8 +123,8 @@ describe('the guard in scripted schedules', () => {
 		const second = await create(1, procs[1], [item('content:v2:C0', 1, 0)]);
 		expect(second.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'sending', howToResend: expect.stringMatching(/Do not use Resend meanwhile/) } });
 		expect(second.ended! - second.started).toBeGreaterThanOrEqual(10_000);
-		// The killed run's time (4 requests at the 30 s Timeout, and the lock's waits: 5 minutes) passes: its mark is a dead run's.
-		clock.at(clock.now + 6 * 60_000, undefined, 'timer', () => undefined);
+		// The killed run's time (4 requests at the 30 s Timeout, and the lock's waits: 5 minutes, to the end of a 5-minute slot) passes.
+		clock.at(clock.now + 11 * 60_000, undefined, 'timer', () => undefined);
 		await clock.run(Infinity);
 		const third = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
 		expect(third.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown', howToResend: expect.stringMatching(/look for it in LBA Ads/) } });
@@ -149,8 +149,8 @@ describe('the guard in scripted schedules', () => {
 		start(1, procs[1], [item('content:v2:C0', 1, 0)]);
 		await clock.run(Infinity);
 		expect(procs[1].killed).toBe(true);
-		// Past process 0's time (5 minutes at the default Timeout): its "sending" mark is a dead run's.
-		clock.at(clock.now + 6 * 60_000, undefined, 'timer', () => undefined);
+		// Past process 0's time (5 minutes at the default Timeout, to the end of its 5-minute slot): its mark is a dead run's.
+		clock.at(clock.now + 11 * 60_000, undefined, 'timer', () => undefined);
 		await clock.run(Infinity);
 		const later = await create(2, procs[2], [item('content:v2:C0', 2, 0)]);
 		expect(later.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'unknown' } });
