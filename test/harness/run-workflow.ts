@@ -5,6 +5,7 @@
  * so anything n8n-core calls that the harness does not provide fails loudly.
  */
 import './env';
+import './safe-regex';
 
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
