@@ -198,12 +198,10 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 			const failed = await steps.run(FIX.id);
 			expect(failed.status).toBe('error');
 			expect(sorted(await steps.journal('fix'))).toEqual(names('fix', 2));
-			await steps.setNode(FIX.id, LBA, (node) => {
+			const retried = await steps.editThenRetry(FIX.id, failed.executionId, LBA, (node) => {
 				const channel = { ...node.parameters.channels.channel[0], message: FIX_EXPRESSION };
 				return { ...node, parameters: { ...node.parameters, channels: { channel: [channel] } } };
 			});
-			await sleep(1100); // $now moves on (a user takes longer than a second to edit)
-			const retried = await steps.retry(FIX.id, failed.executionId, true);
 			const created = await steps.journal('fix');
 			figure.created = created.length;
 			figure.said = summary(retried.output(LBA));
@@ -328,9 +326,7 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 			const failed = await steps.run(OFF.id);
 			expect(failed.status).toBe('error');
 			expect(sorted(await steps.journal('off'))).toEqual(names('off', 3));
-			await steps.setNode(OFF.id, LBA, (node) => ({ ...node, parameters: { ...node.parameters, duplicateProtection: 'off' } }));
-			await sleep(1100); // $now moves on
-			const retried = await steps.retry(OFF.id, failed.executionId, true);
+			const retried = await steps.editThenRetry(OFF.id, failed.executionId, LBA, (node) => ({ ...node, parameters: { ...node.parameters, duplicateProtection: 'off' } }));
 			const created = await steps.journal('off');
 			figure.created = created.length;
 			figure.said = summary(retried.output(LBA));

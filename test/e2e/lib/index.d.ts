@@ -352,6 +352,8 @@ export interface UserSteps {
 	saveWorkflow(id: string, change: (workflow: { nodes: WorkflowNode[]; connections: Record<string, any> }) => { nodes: WorkflowNode[]; connections: Record<string, any> }): Promise<void>;
 	/** Saves the workflow with node `name` changed. */
 	setNode(id: string, name: string, change: (node: Record<string, any>) => Record<string, any>): Promise<void>;
+	/** Edits node `name` and saves, then (a second later, `$now` moved on) "Retry with currently saved workflow". */
+	editThenRetry(id: string, executionId: string, name: string, change: (node: Record<string, any>) => Record<string, any>): Promise<FinishedExecution>;
 	/** Resolves once `until` holds for the sandbox's requests (polled every 100 ms). */
 	sandboxSees(until: (requests: SandboxRequest[]) => boolean, waitMs?: number): Promise<void>;
 }

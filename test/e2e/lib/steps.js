@@ -71,6 +71,15 @@ function userSteps(setup, { timeoutMs = 180_000 } = {}) {
 	/** Saves the workflow with node `name` changed. */
 	const setNode = async (id, name, change) =>
 		await saveWorkflow(id, ({ nodes, connections }) => ({ nodes: nodes.map((node) => (node.name === name ? change(node) : node)), connections }));
+	/**
+	 * The user edits node `name` and saves, then (a second later: a user takes longer than that, and
+	 * `$now` moves on) clicks "Retry with currently saved workflow" on execution `executionId`.
+	 */
+	async function editThenRetry(id, executionId, name, change) {
+		await setNode(id, name, change);
+		await sleep(1100);
+		return await retry(id, executionId, true);
+	}
 	/** Resolves once `until(requests)` holds for the sandbox's requests (polled every 100 ms), else throws after `waitMs`. */
 	async function sandboxSees(until, waitMs = 60_000) {
 		const deadline = Date.now() + waitMs;
@@ -81,7 +90,7 @@ function userSteps(setup, { timeoutMs = 180_000 } = {}) {
 		}
 	}
 
-	return { journal, requests, fault, clearFaults, finished, start, run, retry, stop, executeStep, saveWorkflow, setNode, sandboxSees };
+	return { journal, requests, fault, clearFaults, finished, start, run, retry, stop, executeStep, saveWorkflow, setNode, editThenRetry, sandboxSees };
 }
 
 module.exports = { userSteps };
