@@ -204,6 +204,7 @@ e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersio
 
 		// Mode back to Publish, then save.
 		await choose('runMode', 'Publish (Sends SMS, Billed)');
+		await e2e.parameterInput(page, 'forgetKeys').waitFor({ state: 'detached', timeout: e2e.UI_TIMEOUT }); // the panel re-renders after the change
 		expect(await e2e.parameterInput(page, 'forgetKeys').count()).toBe(0);
 		await ndv.getByText('Executing this node publishes each campaign', { exact: false }).first().waitFor();
 		await page.waitForTimeout(300);

@@ -236,6 +236,7 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		await expect(modeTrigger.innerText()).resolves.toContain('Access Token');
 		await modeTrigger.click();
 		const modeMenu = page.locator(`[id="${await dialog.locator('[data-test-id="credential-mode-dropdown"]').getAttribute('aria-controls')}"]`);
+		await modeMenu.getByRole('menuitem').first().waitFor(); // the menu renders after the click
 		const modes = (await modeMenu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim());
 		const authentication = properties.find((p) => p.name === 'authentication');
 		expect(modes).toEqual(optionNames(authentication));

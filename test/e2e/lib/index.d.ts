@@ -176,11 +176,14 @@ export declare function signInThroughUi(page: Page, baseUrl: string, owner: { em
 export declare function openWorkflow(page: Page, baseUrl: string, workflowId: string): Promise<void>;
 export declare function canvasNode(page: Page, nodeName: string): Locator;
 export declare function nodeIconLoaded(page: Page, nodeName: string, timeoutMs?: number): Promise<boolean>;
+export declare function innerTextsSettle(locator: Locator, expected: string[], timeoutMs?: number): Promise<string[]>;
 export declare function openNodePanel(page: Page, nodeName: string): Promise<Locator>;
 export declare function parameterInput(page: Page, name: string): Locator;
 export declare function openOptions(page: Page, name: string): Promise<string[]>;
 export declare function closeOptions(page: Page): Promise<void>;
 export declare function closeNodePanel(page: Page): Promise<void>;
+export declare const UI_TIMEOUT: number;
+export declare function saveNewCredential(page: Page, dialog: Locator): Promise<any>;
 export declare function runWorkflowFromEditor(
 	page: Page,
 	opts?: { expectNodes?: string[]; timeoutMs?: number },
