@@ -118,9 +118,8 @@ e2e.describeE2E(`A marketer's first campaign in the editor, real n8n ${e2e.n8nVe
 		n8n = setup.n8n!;
 		// A marketer's n8n has no LBA Ads credential yet: remove the one the harness imports for other suites.
 		await rest.call('DELETE', `/rest/credentials/${e2e.SANDBOX_CREDENTIAL_ID}`);
-		session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		session = await e2e.editorSession(n8n);
 		page = session.page;
-		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {

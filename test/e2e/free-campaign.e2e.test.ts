@@ -142,9 +142,8 @@ e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersio
 		setup = await e2e.startLbaN8n('free-campaign', { workflows: [WORKFLOW, OLD_WORKFLOW] });
 		({ sandbox, rest } = setup);
 		n8n = setup.n8n!;
-		session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		session = await e2e.editorSession(n8n);
 		page = session.page;
-		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {

@@ -170,10 +170,9 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 	});
 
 	test('in the editor: the MCP workflow, and the spending limits in the Create tool\'s Options', async () => {
-		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		const session = await e2e.editorSession(setup.n8n);
 		try {
 			const page = session.page;
-			await e2e.signInThroughUi(page, setup.n8n.baseUrl, e2e.DEFAULT_OWNER);
 			await e2e.openWorkflow(page, setup.n8n.baseUrl, workflow.id);
 			await e2e.nodeIconLoaded(page, 'create_campaign');
 			await page.waitForTimeout(800);

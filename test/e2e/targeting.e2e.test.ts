@@ -104,10 +104,9 @@ e2e.describeE2E(`targeting the geocoded place in real n8n ${e2e.n8nVersion()}`, 
 	});
 
 	test('From List in the editor: the picker searches the service; without a list it says so in one line', async () => {
-		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		const session = await e2e.editorSession(n8n);
 		try {
 			const page = session.page;
-			await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 			await e2e.openWorkflow(page, n8n.baseUrl, PICKER.id);
 			await e2e.openNodePanel(page, 'Campaign');
 			const picker = page.locator('[data-test-id="resource-locator-locationId"]');

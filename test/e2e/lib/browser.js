@@ -82,6 +82,22 @@ async function signInThroughUi(page, baseUrl, { email, password }) {
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30000 });
 }
 
+/**
+ * Chromium signed in to n8n's editor as `owner` (launchBrowser + signInThroughUi), the way every
+ * Chromium suite starts. A failed sign-in closes the browser before it throws.
+ * @param {{ baseUrl: string }} n8n
+ */
+async function editorSession(n8n, { viewport, owner = require('./server').DEFAULT_OWNER } = {}) {
+	const session = await launchBrowser({ viewport });
+	try {
+		await signInThroughUi(session.page, n8n.baseUrl, owner);
+	} catch (error) {
+		await session.close();
+		throw error;
+	}
+	return session;
+}
+
 /** Open a saved workflow in the editor and wait for its canvas nodes. */
 async function openWorkflow(page, baseUrl, workflowId) {
 	await page.goto(`${baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
@@ -215,6 +231,7 @@ module.exports = {
 	launchBrowser,
 	screenshot,
 	signInThroughUi,
+	editorSession,
 	openWorkflow,
 	canvasNode,
 	nodeIconLoaded,
