@@ -26,6 +26,7 @@ export type UserFolderLike = UserFolder | string;
 export declare function makeUserFolder(prefix?: string): UserFolder;
 /** A migrated `.n8n` (database and config) for makeUserFolder to copy (LBA_E2E_N8N_TEMPLATE). */
 export declare function makeN8nTemplate(): Promise<string>;
+export declare function makePackageNodes(packageDir: string): Promise<string>;
 export declare function packPackage(packageDir: string, destDir: string): Promise<string>;
 export declare function installCommunityPackage(
 	userFolder: UserFolderLike,
