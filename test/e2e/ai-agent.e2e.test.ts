@@ -313,8 +313,7 @@ e2e.describeE2E('examples/ai-campaign-assistant.json chatted with in the editor,
 		});
 		({ sandbox } = setup);
 		n8n = setup.n8n!;
-		session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
-		await e2e.signInThroughUi(session.page, n8n.baseUrl, e2e.DEFAULT_OWNER);
+		session = await e2e.editorSession(n8n);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {

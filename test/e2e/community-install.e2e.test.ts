@@ -85,9 +85,8 @@ e2e.describeE2E(`installed, used, updated and uninstalled through n8n ${e2e.n8nV
 		proxy = await e2e.startRegistryProxy(registry.url);
 		n8n = await e2e.startN8n(userFolder, { env: proxy.env(path.join(userFolder.dir, 'npm-cache')) });
 		rest = await e2e.setupOwnerAndLogin(n8n);
-		browser = await e2e.launchBrowser({ viewport: { width: 1280, height: 800 } }); // smaller pictures for docs/
+		browser = await e2e.editorSession(n8n, { viewport: { width: 1280, height: 800 } }); // smaller pictures for docs/
 		page = browser.page;
-		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 	}, 10 * 60 * 1000);
 
 	afterAll(async () => {

@@ -53,11 +53,10 @@ e2e.describeE2E(`Create Campaign dry run in real n8n ${e2e.n8nVersion()}`, () =>
 	});
 
 	test('from the editor: the exact request, SMS per recipient and warnings, nothing sent; then the real send matches it', async () => {
-		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		const session = await e2e.editorSession(n8n);
 		let executionId: string;
 		try {
 			const page = session.page;
-			await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 			await e2e.openWorkflow(page, n8n.baseUrl, WORKFLOW.id);
 			({ executionId } = await e2e.runWorkflowFromEditor(page, { expectNodes: [NODE] }));
 			await e2e.openNodePanel(page, NODE);

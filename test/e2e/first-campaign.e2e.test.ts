@@ -118,9 +118,8 @@ e2e.describeE2E(`A marketer's first campaign in the editor, real n8n ${e2e.n8nVe
 		n8n = setup.n8n!;
 		// A marketer's n8n has no LBA Ads credential yet: remove the one the harness imports for other suites.
 		await rest.call('DELETE', `/rest/credentials/${e2e.SANDBOX_CREDENTIAL_ID}`);
-		session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		session = await e2e.editorSession(n8n);
 		page = session.page;
-		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
@@ -171,6 +170,7 @@ e2e.describeE2E(`A marketer's first campaign in the editor, real n8n ${e2e.n8nVe
 		await ndv.waitFor();
 		await page.locator('[data-test-id="node-parameters"]').waitFor();
 		// n8n put a manual trigger before it; Mode is Publish, with its notice.
+		await page.locator('[data-test-id="canvas-node"]').nth(1).waitFor();
 		expect(await page.locator('[data-test-id="canvas-node"]').count()).toBe(2);
 		await expect(field('runMode').inputValue()).resolves.toBe('Publish (Sends SMS, Billed)');
 		await ndv.getByText('Executing this node publishes each campaign at once', { exact: false }).first().waitFor();
@@ -183,10 +183,9 @@ e2e.describeE2E(`A marketer's first campaign in the editor, real n8n ${e2e.n8nVe
 		await dialog.locator('[data-test-id="parameter-input-baseUrl"] input').fill(sandbox.url);
 		await dialog.locator('[data-test-id="parameter-input-accessToken"] input').fill(sandbox.tokens[0]);
 		await step('03-credential', 'LBA Ads API dialog: Base URL, Access Token', 0);
-		await dialog.locator('[data-test-id="credential-save-button"]').click();
-		await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
+		const saved = await e2e.saveNewCredential(page, dialog);
 		const [credential] = (await rest.call('GET', '/rest/credentials')) as Json[];
-		expect(credential).toMatchObject({ type: 'lbaAdsApi', name: expect.any(String) });
+		expect(credential).toMatchObject({ id: saved.id, type: 'lbaAdsApi', name: expect.any(String) });
 		await expect(rest.testSavedCredential(credential.id)).resolves.toMatchObject({ status: 'OK' });
 		const credentialSelect = page.locator('[data-test-id="node-credentials-select"] input').first();
 		await expect(credentialSelect.inputValue()).resolves.toBe(credential.name);

@@ -142,9 +142,8 @@ e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersio
 		setup = await e2e.startLbaN8n('free-campaign', { workflows: [WORKFLOW, OLD_WORKFLOW] });
 		({ sandbox, rest } = setup);
 		n8n = setup.n8n!;
-		session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		session = await e2e.editorSession(n8n);
 		page = session.page;
-		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
@@ -204,6 +203,7 @@ e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersio
 
 		// Mode back to Publish, then save.
 		await choose('runMode', 'Publish (Sends SMS, Billed)');
+		await e2e.parameterInput(page, 'forgetKeys').waitFor({ state: 'detached', timeout: e2e.UI_TIMEOUT }); // the panel re-renders after the change
 		expect(await e2e.parameterInput(page, 'forgetKeys').count()).toBe(0);
 		await ndv.getByText('Executing this node publishes each campaign', { exact: false }).first().waitFor();
 		await page.waitForTimeout(300);

@@ -1,15 +1,33 @@
-// Once per `npm run test:e2e`: the root set-up (the harness's user folder), then one n8n
-// database migrated for all suites (lib/packages.js, makeN8nTemplate), removed in global-teardown.js.
+// Once per jest run of this config (a single suite's run too): the root set-up (the harness's user
+// folder), then one n8n database migrated for all suites (lib/packages.js, makeN8nTemplate) and the
+// package packed and installed once (makePackageNodes), both removed in global-teardown.js.
 const path = require('node:path');
 
 const rootSetup = require('../global-setup');
-const { makeN8nTemplate } = require('./lib/packages');
+const { REPO_ROOT } = require('./lib/env');
+const { makeN8nTemplate, makePackageNodes } = require('./lib/packages');
+
+const timed = async (make) => {
+	const started = Date.now();
+	const made = await make();
+	return { made, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+};
 
 module.exports = async () => {
 	await rootSetup();
-	if (process.env.LBA_E2E_N8N_TEMPLATE) return;
-	const started = Date.now();
-	process.env.LBA_E2E_N8N_TEMPLATE = await makeN8nTemplate();
-	process.env.LBA_E2E_OWNS_N8N_TEMPLATE = '1';
-	console.log(`\n[e2e] n8n's database migrated once for every suite in ${((Date.now() - started) / 1000).toFixed(1)} s (${path.dirname(process.env.LBA_E2E_N8N_TEMPLATE)})`);
+	// At once: the migration waits on an n8n command, the package on npm.
+	const [template, nodes] = await Promise.all([
+		process.env.LBA_E2E_N8N_TEMPLATE ? undefined : timed(makeN8nTemplate),
+		process.env.LBA_E2E_PACKAGE_NODES ? undefined : timed(() => makePackageNodes(REPO_ROOT)),
+	]);
+	if (template) {
+		process.env.LBA_E2E_N8N_TEMPLATE = template.made;
+		process.env.LBA_E2E_OWNS_N8N_TEMPLATE = '1';
+		console.log(`\n[e2e] n8n's database migrated once for every suite in ${template.seconds} s (${path.dirname(template.made)})`);
+	}
+	if (nodes) {
+		process.env.LBA_E2E_PACKAGE_NODES = nodes.made;
+		process.env.LBA_E2E_OWNS_PACKAGE_NODES = '1';
+		console.log(`[e2e] the package packed and installed once for every suite in ${nodes.seconds} s (${path.dirname(nodes.made)})`);
+	}
 };

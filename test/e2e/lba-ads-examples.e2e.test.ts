@@ -159,9 +159,8 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		const channelFields = properties.find((p) => p.name === 'channels').options.find((o: any) => o.name === 'channel').values;
 		const telco = channelFields.find((f: any) => f.name === 'telcoId');
 
-		browser = await e2e.launchBrowser();
+		browser = await e2e.editorSession(n8n);
 		const { page } = browser;
-		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 		await e2e.openWorkflow(page, n8n.baseUrl, e2e.EXAMPLES.geocodeToCampaign.id);
 		expect(await e2e.nodeIconLoaded(page, 'Launch city campaign')).toBe(true);
 		await e2e.openNodePanel(page, 'Launch city campaign');
@@ -236,6 +235,7 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		await expect(modeTrigger.innerText()).resolves.toContain('Access Token');
 		await modeTrigger.click();
 		const modeMenu = page.locator(`[id="${await dialog.locator('[data-test-id="credential-mode-dropdown"]').getAttribute('aria-controls')}"]`);
+		await modeMenu.getByRole('menuitem').first().waitFor(); // the menu renders after the click
 		const modes = (await modeMenu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim());
 		const authentication = properties.find((p) => p.name === 'authentication');
 		expect(modes).toEqual(optionNames(authentication));

@@ -50,7 +50,7 @@ e2e.describeE2E(`n8n-nodes-lba-ads loads and runs in real n8n ${e2e.n8nVersion()
 	const calls: Array<{ method?: string; url?: string; authorization?: string }> = [];
 	let n8n: e2e.N8nInstance | undefined;
 	let rest: e2e.N8nRest;
-	let browser: Awaited<ReturnType<typeof e2e.launchBrowser>> | undefined;
+	let browser: e2e.BrowserSession | undefined;
 
 	beforeAll(async () => {
 		if (!fs.existsSync(NODE_JS)) throw new Error(`${NODE_JS} missing: run 'npm run build' first`);
@@ -132,9 +132,8 @@ e2e.describeE2E(`n8n-nodes-lba-ads loads and runs in real n8n ${e2e.n8nVersion()
 
 	test('editor in Chromium: icon, node panel, run from the editor', async () => {
 		if (!n8n) throw new Error('n8n not started');
-		browser = await e2e.launchBrowser();
+		browser = await e2e.editorSession(n8n);
 		const { page } = browser;
-		await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 		await e2e.openWorkflow(page, n8n.baseUrl, WORKFLOW_ID);
 		expect(await e2e.nodeIconLoaded(page, 'LBA Ads')).toBe(true);
 

@@ -132,10 +132,9 @@ e2e.describeE2E(`LBA Ads Trigger in real n8n ${e2e.n8nVersion()} (published work
 	});
 
 	test('"Fetch Test Event" in the editor shows a real package at once', async () => {
-		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		const session = await e2e.editorSession(setup.n8n!);
 		try {
 			const page = session.page;
-			await e2e.signInThroughUi(page, setup.n8n!.baseUrl, e2e.DEFAULT_OWNER);
 			await e2e.openWorkflow(page, setup.n8n!.baseUrl, EXAMPLE);
 			await e2e.openNodePanel(page, 'When data packages change');
 			await page.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]').first().click();

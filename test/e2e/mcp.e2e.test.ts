@@ -170,10 +170,9 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 	});
 
 	test('in the editor: the MCP workflow, and the spending limits in the Create tool\'s Options', async () => {
-		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		const session = await e2e.editorSession(setup.n8n);
 		try {
 			const page = session.page;
-			await e2e.signInThroughUi(page, setup.n8n.baseUrl, e2e.DEFAULT_OWNER);
 			await e2e.openWorkflow(page, setup.n8n.baseUrl, workflow.id);
 			await e2e.nodeIconLoaded(page, 'create_campaign');
 			await page.waitForTimeout(800);
@@ -187,27 +186,32 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 			// The limits are the owner's: the editor offers no "let the model define this" (✨) button
 			// on them, which it shows on a hovered tool parameter that takes expressions.
 			const modelButtons = page.locator('[data-test-id="from-ai-override-button"]:visible');
-			const modelButtonsWhenHovering = async (name: string) => {
+			const hover = async (name: string) => {
 				const input = e2e.parameterInput(page, name);
 				await input.scrollIntoViewIfNeeded();
 				await input.hover();
-				await page.waitForTimeout(300);
-				return modelButtons.count();
 			};
-			for (const limit of ['maxSmsPerCampaign', 'maxCampaignsPerExecution']) {
-				await expect(modelButtonsWhenHovering(limit)).resolves.toBe(0);
-			}
-			// The control, in the same panel: the same hover over a parameter that takes expressions
-			// (Idempotency Key, shown with Duplicate Protection = Custom Key) does show the button, so
-			// the zero above is the limits' doing and not a selector or hover that sees nothing.
 			const chooseProtection = async (label: string) => {
 				await e2e.openOptions(page, 'duplicateProtection');
 				await page.locator('[data-test-id="parameter-input-item"]:visible').filter({ hasText: label }).first().click();
 				await expect(e2e.parameterInput(page, 'duplicateProtection').locator('input').inputValue()).resolves.toBe(label);
 			};
+			// The control first, in the same panel: the same hover over a parameter that takes expressions
+			// (Idempotency Key, shown with Duplicate Protection = Custom Key) does show the button, so the
+			// zeros below are the limits' doing and not a selector or hover that sees nothing. How long the
+			// button took to show here is how long the limits get to show one (at least 1 s: a loaded machine).
 			await chooseProtection('Custom Key');
-			await expect(modelButtonsWhenHovering('idempotencyKey')).resolves.toBe(1);
+			const hovered = Date.now();
+			await hover('idempotencyKey');
+			await modelButtons.first().waitFor({ timeout: e2e.UI_TIMEOUT });
+			const showsWithin = Math.min(10_000, Math.max(1000, 2 * (Date.now() - hovered)));
+			await expect(modelButtons.count()).resolves.toBe(1);
 			await chooseProtection('Campaign Content'); // as the example has it
+			for (const limit of ['maxSmsPerCampaign', 'maxCampaignsPerExecution']) {
+				await hover(limit);
+				await page.waitForTimeout(showsWithin);
+				await expect(modelButtons.count()).resolves.toBe(0);
+			}
 			await e2e.parameterInput(page, 'maxSmsPerCampaign').scrollIntoViewIfNeeded();
 			await page.waitForTimeout(500);
 			await e2e.screenshot(page, 'spending-limits');

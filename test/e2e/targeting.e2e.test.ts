@@ -104,10 +104,9 @@ e2e.describeE2E(`targeting the geocoded place in real n8n ${e2e.n8nVersion()}`, 
 	});
 
 	test('From List in the editor: the picker searches the service; without a list it says so in one line', async () => {
-		const session = await e2e.launchBrowser({ viewport: { width: 1600, height: 1000 } });
+		const session = await e2e.editorSession(n8n);
 		try {
 			const page = session.page;
-			await e2e.signInThroughUi(page, n8n.baseUrl, e2e.DEFAULT_OWNER);
 			await e2e.openWorkflow(page, n8n.baseUrl, PICKER.id);
 			await e2e.openNodePanel(page, 'Campaign');
 			const picker = page.locator('[data-test-id="resource-locator-locationId"]');
@@ -118,12 +117,9 @@ e2e.describeE2E(`targeting the geocoded place in real n8n ${e2e.n8nVersion()}`, 
 			await (await search.evaluate((el) => el.tagName === 'INPUT') ? search : search.locator('input').first()).fill('bandung');
 			const items = page.locator('[data-test-id="rlc-item"]');
 			await items.filter({ hasText: 'Kota Bandung, Jawa Barat (3273)' }).first().waitFor({ timeout: 30_000 });
-			await page.waitForTimeout(800); // the list settles after the search answer
-			expect(await items.allInnerTexts()).toEqual([
-				'Kabupaten Bandung, Jawa Barat (3204)',
-				'Kabupaten Bandung Barat, Jawa Barat (3217)',
-				'Kota Bandung, Jawa Barat (3273)',
-			]);
+			// The list shows the search answer once it has settled (Playwright's toHaveText waits the same way).
+			const bandungs = ['Kabupaten Bandung, Jawa Barat (3204)', 'Kabupaten Bandung Barat, Jawa Barat (3217)', 'Kota Bandung, Jawa Barat (3273)'];
+			expect(await e2e.innerTextsSettle(items, bandungs)).toEqual(bandungs);
 			await page.waitForTimeout(500);
 			await e2e.screenshot(page, 'location-from-list');
 

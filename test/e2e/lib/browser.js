@@ -9,6 +9,11 @@ const path = require('node:path');
 const { ARTIFACTS_DIR, ensureDir } = require('./env');
 
 const CHROMIUM = process.env.LBA_CHROMIUM || '/usr/bin/chromium';
+/**
+ * How long a panel, dropdown or dialog may take to appear or go: Playwright's own default. 10 s was
+ * too short on a loaded 2-core machine (three e2e suites at once beside another process: load ~7).
+ */
+const UI_TIMEOUT = 30_000;
 const CHROMIUM_ARGS = [
 	'--headless',
 	'--no-sandbox',
@@ -77,6 +82,22 @@ async function signInThroughUi(page, baseUrl, { email, password }) {
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30000 });
 }
 
+/**
+ * Chromium signed in to n8n's editor as `owner` (launchBrowser + signInThroughUi), the way every
+ * Chromium suite starts. A failed sign-in closes the browser before it throws.
+ * @param {{ baseUrl: string }} n8n
+ */
+async function editorSession(n8n, { viewport, owner = require('./server').DEFAULT_OWNER } = {}) {
+	const session = await launchBrowser({ viewport });
+	try {
+		await signInThroughUi(session.page, n8n.baseUrl, owner);
+	} catch (error) {
+		await session.close();
+		throw error;
+	}
+	return session;
+}
+
 /** Open a saved workflow in the editor and wait for its canvas nodes. */
 async function openWorkflow(page, baseUrl, workflowId) {
 	await page.goto(`${baseUrl}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
@@ -92,7 +113,7 @@ function canvasNode(page, nodeName) {
  * Whether the node's icon on the canvas is an image that actually loaded (polls up to
  * timeoutMs: the canvas renders before the SVG arrives). A missing or broken icon gives false.
  */
-async function nodeIconLoaded(page, nodeName, timeoutMs = 15000) {
+async function nodeIconLoaded(page, nodeName, timeoutMs = UI_TIMEOUT) {
 	const img = canvasNode(page, nodeName).locator('img').first();
 	try {
 		await img.waitFor({ timeout: timeoutMs });
@@ -101,6 +122,19 @@ async function nodeIconLoaded(page, nodeName, timeoutMs = 15000) {
 		return true;
 	} catch {
 		return false;
+	}
+}
+
+/**
+ * The inner texts of `locator` once they equal `expected`, or the last ones seen after timeoutMs: a
+ * list that refills after an answer (Playwright's retrying `toHaveText([...])`, which jest lacks).
+ */
+async function innerTextsSettle(locator, expected, timeoutMs = UI_TIMEOUT) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const texts = await locator.allInnerTexts();
+		if (JSON.stringify(texts) === JSON.stringify(expected) || Date.now() > deadline) return texts;
+		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 }
 
@@ -125,20 +159,46 @@ function parameterInput(page, name) {
 async function openOptions(page, name) {
 	await parameterInput(page, name).click();
 	const items = page.locator('[data-test-id="parameter-input-item"]:visible');
-	await items.first().waitFor({ timeout: 10000 });
+	await items.first().waitFor({ timeout: UI_TIMEOUT });
 	return (await items.allInnerTexts()).map((t) => t.split('\n')[0].trim());
 }
 
 /** Close the dropdown openOptions left open, and wait until its items are gone. */
 async function closeOptions(page) {
 	await page.keyboard.press('Escape');
-	await page.locator('[data-test-id="parameter-input-item"]:visible').first().waitFor({ state: 'hidden', timeout: 10000 });
+	await page.locator('[data-test-id="parameter-input-item"]:visible').first().waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 }
 
 async function closeNodePanel(page) {
 	await page.keyboard.press('Escape'); // closes an open dropdown, if any
 	await page.locator('[data-test-id="ndv-close-button"]').click();
-	await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden', timeout: 10000 });
+	await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+}
+
+/**
+ * Save a new credential in its open dialog, then close the dialog, as n8n's own Playwright tests do
+ * (CredentialModal: `save()`, then `close()` if the dialog is still open). n8n 2.40.7 closes it by
+ * itself only when the dialog came from a node panel and the credential's test, run after saving,
+ * passed: nothing a test should wait for. Its Save button reads "Saving", then "Testing" (that test),
+ * then "Save" again: n8n's newer "Saved" label shows only after an update.
+ * @returns {Promise<object>} the credential n8n saved (POST /rest/credentials's `data`)
+ */
+async function saveNewCredential(page, dialog) {
+	const save = dialog.locator('[data-test-id="credential-save-button"]');
+	// 60 s: saving and testing go through n8n's server, slow on a loaded 2-core machine.
+	const [response] = await Promise.all([
+		page.waitForResponse((r) => new URL(r.url()).pathname === '/rest/credentials' && r.request().method() === 'POST', { timeout: 60_000 }),
+		save.click(),
+	]);
+	const body = await response.json();
+	if (!response.ok()) throw new Error(`saving the credential answered ${response.status()}: ${JSON.stringify(body)}`);
+	// "Saving" shows from the click until the save and the test are over (or n8n closed the dialog).
+	await save.filter({ hasText: /Saving|Testing/ }).waitFor({ state: 'hidden', timeout: 60_000 });
+	const close = dialog.locator('.el-dialog__close').first();
+	// n8n may be closing the dialog at this moment: a click that finds nothing is fine, the wait below is the check.
+	if (await close.isVisible()) await close.click({ timeout: 5_000 }).catch(() => undefined);
+	await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+	return body.data;
 }
 
 /**
@@ -166,17 +226,21 @@ async function runWorkflowFromEditor(page, { expectNodes = [], timeoutMs = 60000
 
 module.exports = {
 	CHROMIUM,
+	UI_TIMEOUT,
 	CHROMIUM_ARGS,
 	launchBrowser,
 	screenshot,
 	signInThroughUi,
+	editorSession,
 	openWorkflow,
 	canvasNode,
 	nodeIconLoaded,
+	innerTextsSettle,
 	openNodePanel,
 	parameterInput,
 	openOptions,
 	closeOptions,
 	closeNodePanel,
+	saveNewCredential,
 	runWorkflowFromEditor,
 };

@@ -26,6 +26,7 @@ export type UserFolderLike = UserFolder | string;
 export declare function makeUserFolder(prefix?: string): UserFolder;
 /** A migrated `.n8n` (database and config) for makeUserFolder to copy (LBA_E2E_N8N_TEMPLATE). */
 export declare function makeN8nTemplate(): Promise<string>;
+export declare function makePackageNodes(packageDir: string): Promise<string>;
 export declare function packPackage(packageDir: string, destDir: string): Promise<string>;
 export declare function installCommunityPackage(
 	userFolder: UserFolderLike,
@@ -173,14 +174,21 @@ export interface BrowserSession {
 export declare function launchBrowser(opts?: { viewport?: { width: number; height: number } }): Promise<BrowserSession>;
 export declare function screenshot(page: Page, name: string, opts?: object): Promise<string>;
 export declare function signInThroughUi(page: Page, baseUrl: string, owner: { email: string; password: string }): Promise<void>;
+export declare function editorSession(
+	n8n: { baseUrl: string },
+	opts?: { viewport?: { width: number; height: number }; owner?: { email: string; password: string } },
+): Promise<BrowserSession>;
 export declare function openWorkflow(page: Page, baseUrl: string, workflowId: string): Promise<void>;
 export declare function canvasNode(page: Page, nodeName: string): Locator;
 export declare function nodeIconLoaded(page: Page, nodeName: string, timeoutMs?: number): Promise<boolean>;
+export declare function innerTextsSettle(locator: Locator, expected: string[], timeoutMs?: number): Promise<string[]>;
 export declare function openNodePanel(page: Page, nodeName: string): Promise<Locator>;
 export declare function parameterInput(page: Page, name: string): Locator;
 export declare function openOptions(page: Page, name: string): Promise<string[]>;
 export declare function closeOptions(page: Page): Promise<void>;
 export declare function closeNodePanel(page: Page): Promise<void>;
+export declare const UI_TIMEOUT: number;
+export declare function saveNewCredential(page: Page, dialog: Locator): Promise<any>;
 export declare function runWorkflowFromEditor(
 	page: Page,
 	opts?: { expectNodes?: string[]; timeoutMs?: number },

@@ -1,7 +1,11 @@
 'use strict';
 // The set-up the LBA e2e suites share: the sandbox on a free loopback port, a fresh n8n user
-// folder with the packed package installed as a community package, the "LBA sandbox" credential
-// (plus any others) and the suite's workflows imported, then n8n started with an owner signed in.
+// folder with the packed package installed as a community package (a copy of the run's one install),
+// the "LBA sandbox" credential (plus any others) imported, n8n started with an owner signed in, and
+// the suite's workflows saved with their ids.
+const fs = require('node:fs');
+const os = require('node:os');
+
 const { startSandbox } = require('../../../sandbox/server');
 const { REPO_ROOT, n8nBin } = require('./env');
 const { makeUserFolder, packPackage, installCommunityPackage } = require('./packages');
@@ -37,17 +41,50 @@ async function startLbaN8n(name, opts = {}) {
 		if (process.env.LBA_E2E_KEEP === '1') console.log(`kept N8N_USER_FOLDER ${userFolder.dir}`);
 		else userFolder.cleanup();
 	};
+	const seconds = [];
+	let lap = Date.now();
+	const timed = (label) => {
+		seconds.push(`${label} ${((Date.now() - lap) / 1000).toFixed(1)} s`);
+		lap = Date.now();
+	};
 	try {
-		await installCommunityPackage(userFolder, await packPackage(REPO_ROOT, userFolder.dir));
+		// The run's one packed and installed copy (global-setup.js), else packed and installed here.
+		if (process.env.LBA_E2E_PACKAGE_NODES) fs.cpSync(process.env.LBA_E2E_PACKAGE_NODES, userFolder.nodesDir, { recursive: true });
+		else await installCommunityPackage(userFolder, await packPackage(REPO_ROOT, userFolder.dir));
+		timed('package');
 		await importCredentials(userFolder, [sandboxCredential(sandbox.url, sandbox.tokens[0]), ...(opts.credentials ? opts.credentials(sandbox.url) : [])]);
-		if (opts.workflows && opts.workflows.length) await importWorkflow(userFolder, opts.workflows);
-		if (opts.start !== false) await setup.start();
+		timed('credentials');
+		const workflows = opts.workflows || [];
+		if (opts.start === false) {
+			if (workflows.length) await importWorkflow(userFolder, workflows);
+			timed('workflows');
+		} else {
+			await setup.start();
+			timed('n8n start');
+			await createWorkflows(setup.rest, workflows);
+			timed('workflows');
+		}
+		// Each suite's set-up cost, for docs/development.md's "CI's time".
+		console.log(`[e2e] ${name} set-up: ${seconds.join(', ')} (load ${os.loadavg()[0].toFixed(1)})`);
 	} catch (error) {
 		// The suite never gets `setup` to close: do not leave the sandbox or n8n running.
 		await setup.close().catch(() => {});
 		throw error;
 	}
 	return setup;
+}
+
+/**
+ * The suite's workflows saved through the running n8n (POST /rest/workflows), with their own ids, which
+ * the suites use: n8n 2.40.7's CreateWorkflowDto takes an `id` and refuses one that exists. One n8n CLI
+ * boot less than `n8n import:workflow` (5 to 7 s under load); suites that run `n8n execute` before
+ * starting n8n (`start: false`) still import with the CLI.
+ */
+async function createWorkflows(rest, workflows) {
+	for (const workflow of workflows) {
+		const created = await rest.call('POST', '/rest/workflows', workflow);
+		if (workflow.id && created.id !== workflow.id) throw new Error(`n8n saved workflow ${workflow.id} as ${created.id}`);
+	}
 }
 
 module.exports = { startLbaN8n };

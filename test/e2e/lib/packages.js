@@ -107,4 +107,18 @@ async function makeN8nTemplate() {
 	return template;
 }
 
-module.exports = { makeUserFolder, makeN8nTemplate, packPackage, installCommunityPackage };
+/**
+ * The package packed and installed once, in a `nodes` folder of its own, for startLbaN8n to copy into
+ * each suite's user folder when LBA_E2E_PACKAGE_NODES names it (test/e2e/global-setup.js sets it for
+ * one jest run): every suite packed and installed the same build before. The suites that install on
+ * purpose (community-install, lba-ads-load, upgrade's earlier build) still do it themselves.
+ * @returns {Promise<string>} the `nodes` folder (package.json, package-lock.json, node_modules)
+ */
+async function makePackageNodes(packageDir) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lba-e2e-package-'));
+	const nodesDir = path.join(dir, 'nodes');
+	await installCommunityPackage({ nodesDir }, await packPackage(packageDir, dir));
+	return nodesDir;
+}
+
+module.exports = { makeUserFolder, makeN8nTemplate, makePackageNodes, packPackage, installCommunityPackage };
