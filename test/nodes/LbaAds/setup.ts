@@ -28,6 +28,8 @@ export interface Context {
 	sandbox: Sandbox;
 	n8n: Harness;
 	token: string;
+	/** Set by holdNextLatency: how the next fault latency is waited. */
+	heldLatency?: () => Promise<void>;
 }
 
 /**
@@ -38,7 +40,8 @@ export interface Context {
 export function useSandbox(options: Record<string, unknown> = {}): Context {
 	const context = {} as Context;
 	beforeAll(async () => {
-		context.sandbox = await startSandbox({ port: 0, quiet: true, checkAnswers: true, ...options });
+		const waitLatency = (ms: number) => (context.heldLatency ? context.heldLatency() : new Promise<void>((resolve) => setTimeout(resolve, ms)));
+		context.sandbox = await startSandbox({ port: 0, quiet: true, checkAnswers: true, waitLatency, ...options });
 		context.token = context.sandbox.tokens[0];
 		context.n8n = await loadPackageNodes();
 	});
@@ -46,9 +49,28 @@ export function useSandbox(options: Record<string, unknown> = {}): Context {
 		await context.sandbox?.close();
 	});
 	beforeEach(async () => {
+		context.heldLatency = undefined;
 		await control(context, 'POST', '/_sandbox/reset');
 	});
 	return context;
+}
+
+/**
+ * The next fault latency the sandbox meets lasts until the test calls `release()`; `arrived`
+ * resolves once a request waits on it. So a test looks at the store while a request is in
+ * flight, however loaded the machine, instead of racing a timer against the run.
+ */
+export function holdNextLatency(context: Context): { arrived: Promise<void>; release(): void } {
+	let arrived!: () => void;
+	let release!: () => void;
+	const released = new Promise<void>((resolve) => (release = resolve));
+	const gate = { arrived: new Promise<void>((resolve) => (arrived = resolve)), release: () => release() };
+	context.heldLatency = () => {
+		context.heldLatency = undefined;
+		arrived();
+		return released;
+	};
+	return gate;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { errorOf } from '../../../../harness';
-import { campaigns, channel, createParameters, fault, requests, runNode, useSandbox } from '../../setup';
+import { campaigns, channel, createParameters, fault, holdNextLatency, requests, runNode, useSandbox } from '../../setup';
 
 const context = useSandbox();
 
@@ -196,20 +196,25 @@ describe('Campaign > Create', () => {
 	});
 
 	it('many items run concurrently, but output order and pairedItem follow the input', async () => {
-		// Latency on every request makes later items finish before earlier ones if order were not restored.
-		await fault(context, { method: 'POST', path: '/lba/campaign', times: 1, latencyMs: 300 });
+		// The first request (one of items 1-4) is held until the 11 others are created: it finishes last.
+		await fault(context, { method: 'POST', path: '/lba/campaign', times: 1, latencyMs: 1 });
+		const slow = holdNextLatency(context);
 		const names = Array.from({ length: 12 }, (_, index) => `campaign-${index}`);
-		const result = await runNode(
+		const running = runNode(
 			context,
 			createParameters({ name: '={{ $json.name }}', options: { concurrency: 4 } }),
 			names.map((name) => ({ name })),
 		);
+		await slow.arrived;
+		while ((await campaigns(context)).length < 11) await new Promise((resolve) => setTimeout(resolve, 5));
+		slow.release();
+		const result = await running;
 		expect(errorOf(result)).toBeUndefined();
 		const sent = await campaigns(context);
 		const idByName = new Map(sent.map((campaign) => [campaign.request.name, campaign.campaignId]));
 		expect(result.items.map((item) => item.json.campaignId)).toEqual(names.map((name) => idByName.get(name)));
 		expect(result.items.map((item) => item.pairedItem)).toEqual(names.map((_, item) => ({ item })));
-		// The first request was held 300 ms, so it was not the first to be created.
-		expect(sent[0].request.name).not.toBe('campaign-0');
+		// Created out of input order (the held one last), output in input order.
+		expect(names.indexOf(String(sent[11].request.name))).toBeLessThan(4);
 	});
 });
