@@ -28,6 +28,8 @@ export interface Context {
 	sandbox: Sandbox;
 	n8n: Harness;
 	token: string;
+	/** The waits the transport asked for before its retries, this test (not waited: see useSandbox). */
+	retryWaits: number[];
 	/** Set by holdNextLatency: how the next fault latency is waited. */
 	heldLatency?: () => Promise<void>;
 }
@@ -36,20 +38,32 @@ export interface Context {
  * Starts a sandbox and loads the package once per test file; resets the sandbox before each test.
  * The sandbox checks each of its answers against openapi.yaml (`checkAnswers`), so a node test
  * also proves the handler keeps to the document: an answer it does not document becomes a 500.
+ * The transport's waits before a retry are recorded in `retryWaits`, not waited, unless `realRetryWaits`.
  */
-export function useSandbox(options: Record<string, unknown> = {}): Context {
-	const context = {} as Context;
+export function useSandbox(options: Record<string, unknown> = {}, { realRetryWaits = false } = {}): Context {
+	const context = { retryWaits: [] } as unknown as Context;
 	beforeAll(async () => {
 		const waitLatency = (ms: number) => (context.heldLatency ? context.heldLatency() : new Promise<void>((resolve) => setTimeout(resolve, ms)));
 		context.sandbox = await startSandbox({ port: 0, quiet: true, checkAnswers: true, waitLatency, ...options });
 		context.token = context.sandbox.tokens[0];
 		context.n8n = await loadPackageNodes();
+		if (realRetryWaits) return;
+		// The node as n8n loads it (dist/): its retries go at once, each wait recorded for the test to
+		// check, so a test of three retries does not sleep their 3.5 s of back-off. The reliability
+		// suite waits them (realRetryWaits): it measures the node against a real clock.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { retryWait } = require('../../../dist/nodes/shared/transport') as { retryWait: { sleep(ms: number): Promise<void> } };
+		retryWait.sleep = async (ms) => {
+			context.retryWaits.push(ms);
+			await new Promise((resolve) => setImmediate(resolve));
+		};
 	});
 	afterAll(async () => {
 		await context.sandbox?.close();
 	});
 	beforeEach(async () => {
 		context.heldLatency = undefined;
+		context.retryWaits.length = 0;
 		await control(context, 'POST', '/_sandbox/reset');
 	});
 	return context;
