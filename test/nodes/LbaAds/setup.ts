@@ -5,9 +5,10 @@
  */
 import * as http from 'node:http';
 
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { chain, harnessDeduplicator, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
+import type { LbaAds as LbaAdsClass } from '../../../nodes/LbaAds/LbaAds.node';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox } = require('../../../sandbox/server.js') as {
@@ -222,4 +223,31 @@ export function createParameters(overrides: IDataObject = {}, channels: IDataObj
 		channels: { channel: channels },
 		...overrides,
 	};
+}
+
+/**
+ * What the node's execute() returned in each run of the test, before n8n touches it (emptied before
+ * each test). n8n fills a missing pairedItem itself when a node returns as many items as it got, so a
+ * run's output cannot show ours dropped: a pairedItem assertion reads this.
+ */
+export function useReturnedByExecute(): INodeExecutionData[][][] {
+	// The class the harness loads (from dist/, through the package's n8n section).
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { LbaAds } = require('../../../dist/nodes/LbaAds/LbaAds.node') as { LbaAds: typeof LbaAdsClass };
+	const returned: INodeExecutionData[][][] = [];
+	const execute = LbaAds.prototype.execute;
+	beforeAll(() => {
+		LbaAds.prototype.execute = async function (this: IExecuteFunctions) {
+			const output = await execute.call(this);
+			returned.push(JSON.parse(JSON.stringify(output)) as INodeExecutionData[][]);
+			return output;
+		};
+	});
+	afterAll(() => {
+		LbaAds.prototype.execute = execute;
+	});
+	beforeEach(() => {
+		returned.length = 0;
+	});
+	return returned;
 }
