@@ -28,19 +28,18 @@ const noOp = (name: string): INode => ({ id: name, name, type: 'n8n-nodes-base.n
 /**
  * Moves the clock to its next second: the service takes dates to the second, so two executions in
  * one second with `$now` dates give the same campaign by meaning (and its key holds it back).
- * Date alone is jest's (moving with real time); timers and I/O stay real, so nothing else changes,
- * and no test waits out the rest of a second (12 of them did, 6 s in all).
+ * `Date.now()` (what luxon's `$now` and the node read) runs with real time plus an offset that this
+ * moves, so no test waits out the rest of a second (12 of them did), and every real wait still
+ * moves it as much (n8n's 1 s between two tries of Retry On Fail). Timers and I/O stay real.
  */
+const realNow = Date.now.bind(Date);
+let offsetMs = 0;
 async function nextSecond(): Promise<void> {
-	jest.setSystemTime((Math.floor(Date.now() / 1000) + 1) * 1000);
+	const now = Date.now();
+	offsetMs += (Math.floor(now / 1000) + 1) * 1000 - now;
 }
-beforeAll(() => {
-	jest.useFakeTimers({
-		advanceTimers: true,
-		doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
-	});
-});
-afterAll(() => jest.useRealTimers());
+beforeAll(() => jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs));
+afterAll(() => jest.restoreAllMocks());
 
 /** Start (the items pinned) -> LBA, run as `options` say. */
 async function run(parameters: IDataObject, items: IDataObject[], options: RunOptions & { node?: Partial<INode> } = {}): Promise<RunResult & { items: IDataObject[] }> {
