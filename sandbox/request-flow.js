@@ -16,16 +16,23 @@ function faultReply(fault) {
   return jsonReply(fault.status, body, fault.headers || {});
 }
 
-/** Timers that close() can cut short, so a fault's latency never holds the process open. */
+/**
+ * Timers that close() can cut short, so a fault's latency never holds the process open.
+ * `wait` (tests in the same process): waits a latency instead of a timer, so a test decides when
+ * a slow answer comes, whatever the machine's load.
+ */
 class Sleeps {
-  constructor() {
+  constructor(wait) {
     this.pending = new Set();
+    this.wait = wait;
   }
 
   sleep(ms) {
     return new Promise((resolve) => {
-      const pending = { resolve, timer: setTimeout(() => this.pending.delete(pending) && resolve(), ms) };
+      const done = () => this.pending.delete(pending) && resolve();
+      const pending = { resolve, timer: this.wait ? undefined : setTimeout(done, ms) };
       this.pending.add(pending);
+      if (this.wait) Promise.resolve(this.wait(ms)).then(done, done);
     });
   }
 

@@ -32,6 +32,8 @@ const DEFAULTS = {
   headersTimeoutMs: 10000,
   requestTimeoutMs: 30000,
   checkAnswers: false,
+  // For tests in the same process: (ms) => a promise that ends a fault's latency (request-flow.js Sleeps).
+  waitLatency: undefined,
 };
 
 function checkSettings(s) {
@@ -95,7 +97,7 @@ async function startSandbox(options = {}) {
   const context = await openContext(settings, ajv);
   const router = createRouter(doc, compileOperations(doc, ajv), createHandlers(context));
   let closed = false;
-  const sleeps = new Sleeps();
+  const sleeps = new Sleeps(settings.waitLatency);
   const checkAnswer = settings.checkAnswers ? createAnswerCheck(doc, ajv) : undefined;
   const onRequest = createRequestFlow({ router, context, log, sleeps, isClosed: () => closed, checkAnswer });
   const server = createJsonServer(settings, onRequest, router.route, log);

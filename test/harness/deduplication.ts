@@ -2,18 +2,13 @@
  * n8n's processed-items store (the data-deduplication helpers on `this.helpers`), in memory.
  *
  * Registered the way n8n registers its own: `DataDeduplicationService.init(deduplicator)`
- * from n8n-core. It copies what n8n 2.40.7 does in `n8n/dist/deduplication/deduplication-helper.js`
- * for modes 'entries' and 'latestIncrementalKey': one row per workflow and context ('' for scope
- * workflow, `n:<node id>` for scope node). In 'entries' the row holds an array of md5/base64
- * hashes; `maxEntries` drops the oldest; a value given twice in one call is pushed twice;
- * removeProcessed drops one copy. In 'latestIncrementalKey' it holds the largest number given,
- * and a number is new only above it. A row kept in another mode fails the call. Every call
- * reads the row, awaits, then writes it back whole, with no lock; a missing row is inserted, and
- * a second insert of one row fails on its unique key. `rmwDelayMs` widens the read-write gap,
- * so tests can show what concurrent calls do to each other.
+ * from n8n-core. The helper is n8n's, copied once in processedItems.ts (shared with the
+ * simulation's store model); this store gives it rows in a Map. Every call reads the row,
+ * awaits, then writes it back whole, with no lock; a missing row is inserted, and a second
+ * insert of one row fails on its unique key (PostgreSQL's words, as in queue mode).
+ * `rmwDelayMs` widens the read-write gap, so tests can show what concurrent calls do to each
+ * other; the other settings below stage a database that stalls or refuses.
  */
-import { createHash } from 'node:crypto';
-
 import { DataDeduplicationService } from 'n8n-core';
 import type {
 	DeduplicationItemTypes,
@@ -24,15 +19,11 @@ import type {
 	IDeduplicationOutput,
 } from 'n8n-workflow';
 
-interface Row {
-	mode: string;
-	data: string[] | number;
-}
-
-const INCOMPATIBLE = 'Deduplication Failed: Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter.';
+import * as helper from './processedItems';
+import { copyRow, type RowStatements, type RowValue } from './processedItems';
 
 export class InMemoryDeduplicator implements IDataDeduplicator {
-	readonly rows = new Map<string, Row>();
+	readonly rows = new Map<string, RowValue>();
 	/** Store calls made, by kind (what a test counts to see batching). */
 	readonly calls = { checkProcessedAndRecord: 0, removeProcessed: 0, clearAllProcessedItems: 0, getProcessedDataCount: 0 };
 	/** Of those, the calls on a workflow's shared row (scope 'workflow'): duplicate protection's lock. */
@@ -48,15 +39,9 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	/** The same for a workflow's row (the lock's). */
 	workflowRowsBlockedUntil: Promise<void> | undefined;
 
-	static hash(value: DeduplicationItemTypes): string {
-		return createHash('md5').update(value.toString()).digest('base64');
-	}
+	static hash = helper.hash;
 
-	rowKey(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
-		if (!contextData.workflow.id) throw new Error('workflow id missing');
-		if (scope === 'node' && !contextData.node) throw new Error("No node information has been provided and so cannot use scope 'node'");
-		return `${contextData.workflow.id}|${scope === 'node' ? `n:${contextData.node!.id}` : ''}`;
-	}
+	rowKey = helper.rowKey;
 
 	/** The hashes a node's (or a workflow's) row holds, for assertions. */
 	entries(workflowId: string, nodeId?: string): string[] {
@@ -75,18 +60,48 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		this.workflowRowCalls.clearAllProcessedItems = 0;
 	}
 
-	private async read(key: string, options: ICheckProcessedOptions): Promise<Row | undefined> {
-		if (options.mode !== 'entries' && options.mode !== 'latestIncrementalKey') throw new Error(`the harness store does not support mode ${options.mode}`);
-		if (key.includes('|n:') && this.nodeRowCallsBeforeFailure !== undefined && this.nodeRowCallsBeforeFailure-- <= 0) {
-			throw new Error('permission denied for table processed_data');
-		}
-		const row = this.rows.get(key);
-		if (row && row.mode !== options.mode) throw new Error(INCOMPATIBLE);
-		const copy = row ? { mode: row.mode, data: Array.isArray(row.data) ? [...row.data] : row.data } : undefined;
-		await new Promise((resolve) => (this.rmwDelayMs > 0 ? setTimeout(resolve, this.rmwDelayMs) : setImmediate(resolve)));
-		if (this.nodeRowsBlockedUntil && key.includes('|n:')) await this.nodeRowsBlockedUntil;
-		if (this.workflowRowsBlockedUntil && key.endsWith('|')) await this.workflowRowsBlockedUntil;
-		return copy;
+	/** The Map as a database: a read that may fail, then waits (the round trip, a stall); writes at once. */
+	private readonly db: RowStatements = {
+		findOne: async (key) => {
+			if (key.includes('|n:') && this.nodeRowCallsBeforeFailure !== undefined && this.nodeRowCallsBeforeFailure-- <= 0) {
+				throw new Error('permission denied for table processed_data');
+			}
+			const row = this.rows.get(key);
+			const copy = row && copyRow(row);
+			await this.roundTrip();
+			if (this.nodeRowsBlockedUntil && key.includes('|n:')) await this.nodeRowsBlockedUntil;
+			if (this.workflowRowsBlockedUntil && key.endsWith('|')) await this.workflowRowsBlockedUntil;
+			return copy;
+		},
+		insert: async (key, value) => {
+			if (this.rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+			this.rows.set(key, copyRow(value));
+		},
+		update: async (key, value) => {
+			if (this.rows.has(key)) this.rows.set(key, copyRow(value));
+		},
+		delete: async (key) => {
+			if (key.endsWith('|') && this.workflowRowDeleteDelayMs > 0) {
+				// The caller is told at once (its connection answered); the statement lands later.
+				setTimeout(() => this.rows.delete(key), this.workflowRowDeleteDelayMs);
+				return;
+			}
+			this.rows.delete(key);
+		},
+	};
+
+	/** A count: the round trip, then a read, without the staged refusals and stalls (they stage writes). */
+	private readonly countDb: RowStatements = {
+		...this.db,
+		findOne: async (key) => {
+			await this.roundTrip();
+			const row = this.rows.get(key);
+			return row && copyRow(row);
+		},
+	};
+
+	private roundTrip() {
+		return new Promise((resolve) => (this.rmwDelayMs > 0 ? setTimeout(resolve, this.rmwDelayMs) : setImmediate(resolve)));
 	}
 
 	async checkProcessedAndRecord(
@@ -97,96 +112,23 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	): Promise<IDeduplicationOutput> {
 		this.calls.checkProcessedAndRecord++;
 		if (scope === 'workflow') this.workflowRowCalls.checkProcessedAndRecord++;
-		const key = this.rowKey(scope, contextData);
-		const row = await this.read(key, options);
-		if (options.mode === 'latestIncrementalKey') return this.recordLatest(key, row, items, options);
-		const hashes = items.map((item) => InMemoryDeduplicator.hash(item));
-		if (!row) {
-			if (options.maxEntries) hashes.splice(0, hashes.length - options.maxEntries);
-			if (this.rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
-			this.rows.set(key, { mode: options.mode, data: hashes });
-			return { new: items, processed: [] };
-		}
-		const data = row.data as string[];
-		const seen = new Set(data);
-		const output: IDeduplicationOutput = { new: [], processed: [] };
-		hashes.forEach((hash, index) => {
-			if (seen.has(hash)) output.processed.push(items[index]);
-			else {
-				output.new.push(items[index]);
-				data.push(hash);
-			}
-		});
-		if (options.maxEntries) data.splice(0, data.length - options.maxEntries);
-		this.write(key, row);
-		return output;
+		return await helper.checkProcessedAndRecord(this.db, items, scope, contextData, options);
 	}
 
-	/** n8n's handleLatestModes: the row keeps the largest number; a number is new only above it. */
-	private recordLatest(key: string, row: Row | undefined, items: DeduplicationItemTypes[], options: ICheckProcessedOptions): IDeduplicationOutput {
-		const numbers = items.map(Number);
-		if (!row) {
-			if (this.rows.has(key)) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
-			this.rows.set(key, { mode: options.mode, data: Math.max(...numbers) });
-			return { new: items, processed: [] };
-		}
-		const output: IDeduplicationOutput = { new: [], processed: [] };
-		let largest = row.data as number;
-		numbers.forEach((value, index) => {
-			if (value > (row.data as number)) {
-				output.new.push(items[index]);
-				largest = Math.max(largest, value);
-			} else output.processed.push(items[index]);
-		});
-		this.write(key, { mode: row.mode, data: largest });
-		return output;
-	}
-
-	/** n8n's `update` of a row by its key: a row deleted meanwhile stays deleted. */
-	private write(key: string, row: Row) {
-		if (this.rows.has(key)) this.rows.set(key, row);
-	}
-
-	async removeProcessed(
-		items: DeduplicationItemTypes[],
-		scope: DeduplicationScope,
-		contextData: ICheckProcessedContextData,
-		options: ICheckProcessedOptions,
-	): Promise<void> {
+	async removeProcessed(items: DeduplicationItemTypes[], scope: DeduplicationScope, contextData: ICheckProcessedContextData, options: ICheckProcessedOptions): Promise<void> {
 		this.calls.removeProcessed++;
-		const key = this.rowKey(scope, contextData);
-		const row = await this.read(key, options);
-		if (!row || !Array.isArray(row.data)) return;
-		for (const hash of items.map((item) => InMemoryDeduplicator.hash(item))) {
-			const index = row.data.indexOf(hash);
-			if (index !== -1) row.data.splice(index, 1);
-		}
-		this.write(key, row);
+		await helper.removeProcessed(this.db, items, scope, contextData, options);
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
 		this.calls.clearAllProcessedItems++;
 		if (scope === 'workflow') this.workflowRowCalls.clearAllProcessedItems++;
-		const key = this.rowKey(scope, contextData);
-		if (scope === 'workflow' && this.workflowRowDeleteDelayMs > 0) {
-			const delayMs = this.workflowRowDeleteDelayMs;
-			// The caller is told at once (its connection answered); the statement lands later.
-			setTimeout(() => this.rows.delete(key), delayMs);
-			return;
-		}
-		this.rows.delete(key);
+		await helper.clearAllProcessedItems(this.db, scope, contextData);
 	}
 
-	async getProcessedDataCount(
-		scope: DeduplicationScope,
-		contextData: ICheckProcessedContextData,
-		options: ICheckProcessedOptions,
-	): Promise<number> {
+	async getProcessedDataCount(scope: DeduplicationScope, contextData: ICheckProcessedContextData, options: ICheckProcessedOptions): Promise<number> {
 		this.calls.getProcessedDataCount++;
-		const key = this.rowKey(scope, contextData);
-		await new Promise((resolve) => (this.rmwDelayMs > 0 ? setTimeout(resolve, this.rmwDelayMs) : setImmediate(resolve)));
-		const row = this.rows.get(key);
-		return options.mode === 'entries' && row && Array.isArray(row.data) ? row.data.length : 0;
+		return await helper.getProcessedDataCount(this.countDb, scope, contextData, options);
 	}
 }
 

@@ -7,6 +7,7 @@
 const path = require('node:path');
 const base = require('../../jest.config.js');
 const reliability = require('../reliability/jest.config.js');
+const engineFree = require('./engine-free.js');
 
 const engine = process.env.LBA_N8N1_ENGINE;
 if (!engine) throw new Error('LBA_N8N1_ENGINE is not set: run `npm run test:n8n1`, which installs n8n 1.x and sets it.');
@@ -37,9 +38,12 @@ module.exports = {
 		'<rootDir>/test/reliability/faults.reliability.test.ts',
 		'<rootDir>/test/reliability/secrets.reliability.test.ts',
 	],
-	// The simulation of duplicate protection (npm test) runs the lock and the guard on a model of
-	// n8n's store, with no engine: on 1.x it would prove nothing new, at up to a minute.
-	testPathIgnorePatterns: ['/node_modules/', '/duplicateProtection/simulation/'],
+	// The rule: a file runs here only if 1.x could change what it proves, i.e. it runs the engine
+	// (the harness) or code of n8n-workflow, n8n-core, luxon or zod whose behaviour is a version's
+	// own (n8n's HTTP errors, NodeHelpers, dates, schemas). So not the simulation of duplicate
+	// protection (the lock and the guard on a model of n8n's store, up to a minute), nor the files
+	// of engine-free.js.
+	testPathIgnorePatterns: ['/node_modules/', '/duplicateProtection/simulation/', ...engineFree.map((file) => `<rootDir>/${file.replace(/\./g, '\\.')}$`)],
 	moduleNameMapper,
 	testTimeout: reliability.testTimeout,
 	// One file at a time, as the reliability suite: the faults suite counts retries after timeouts.

@@ -25,7 +25,7 @@ const BATCH = 250;
 const WORKFLOW_ZONE = 'Asia/Jakarta';
 const SECTION = 'Generated bad input';
 
-const context = useSandbox();
+const context = useSandbox({}, { realRetryWaits: true });
 
 /**
  * A fresh sandbox that, as the API document describes the service, lists no locations (404 for

@@ -24,7 +24,7 @@ const NO_TIMEOUT_MS = 60_000;
 const TRANSIENT_ATTEMPTS = 2;
 const OPTIONS = { concurrency: 12, timeoutMs: NO_TIMEOUT_MS };
 
-const context = useSandbox();
+const context = useSandbox({}, { realRetryWaits: true });
 
 /** [label, fault, the node's timeout] */
 const FAULTS: Array<[string, IDataObject, number]> = [

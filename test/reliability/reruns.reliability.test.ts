@@ -22,7 +22,7 @@ const SEED = Number(process.env.LBA_FUZZ_SEED ?? 20261123);
 const WORKFLOWS = 40;
 const TIMEOUT_MS = 300;
 
-const context = useSandbox();
+const context = useSandbox({}, { realRetryWaits: true });
 
 /** mulberry32: a small seeded generator, so a failing history can be replayed with LBA_FUZZ_SEED. */
 function generator(seed: number) {

@@ -254,9 +254,9 @@ beforeAll(() => {
 });
 
 const sandboxOptions = { tokens: [TOKEN.value], clientId: CLIENT_ID, clientSecret: CLIENT_SECRET.value, quiet: false };
-const sandbox = useSandbox(sandboxOptions);
+const sandbox = useSandbox(sandboxOptions, { realRetryWaits: true });
 // The real service (Apigee) may answer token_type "BearerToken"; n8n would then put the token in the URL.
-const apigee = useSandbox({ ...sandboxOptions, tokenType: 'BearerToken' });
+const apigee = useSandbox({ ...sandboxOptions, tokenType: 'BearerToken' }, { realRetryWaits: true });
 
 /** A server answering whatever a scenario asks: HTML, invalid JSON; its token endpoint issues ISSUED. */
 interface RawReply {

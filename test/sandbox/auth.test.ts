@@ -1,6 +1,6 @@
 // Spec 5 and 7.2 (bearer tokens) and the client-credentials token endpoint.
 
-import { Sandbox, call, rawRequest, expectDocumented, sleep, startTestSandbox, validCampaign } from './helpers';
+import { Sandbox, call, rawRequest, expectDocumented, startTestSandbox, validCampaign } from './helpers';
 
 const FAULT_72 = {
   fault: {
@@ -75,6 +75,12 @@ describe('POST /oauth/token (beyond the spec)', () => {
     sandbox = await startTestSandbox({ clientId: 'my-client', clientSecret: 's3cr:et', tokenTtlSeconds: 1 });
   });
   afterAll(() => sandbox.close());
+  // The sandbox runs in this process: its clock (Date only; timers and I/O stay real) stands still
+  // until a test moves it, so a 1 s token cannot expire early on a loaded machine, nor need a real wait.
+  beforeEach(() => {
+    jest.useFakeTimers({ now: Date.now(), doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => jest.useRealTimers());
 
   test('Basic client credentials issue a working Bearer token that expires after expires_in', async () => {
     const reply = await tokenRequest(sandbox, { Authorization: basic('my-client', 's3cr:et') }, 'grant_type=client_credentials');
@@ -86,7 +92,9 @@ describe('POST /oauth/token (beyond the spec)', () => {
     const token = reply.json.access_token;
     expect((await call(sandbox, 'GET', '/io/products', { token })).status).toBe(200);
 
-    await sleep(1100);
+    jest.setSystemTime(Date.now() + 999);
+    expect((await call(sandbox, 'GET', '/io/products', { token })).status).toBe(200);
+    jest.setSystemTime(Date.now() + 1);
     const expired = await call(sandbox, 'GET', '/io/products', { token });
     expect(expired.status).toBe(401);
     expect(expired.json).toEqual(FAULT_72);

@@ -51,6 +51,9 @@ export const RETRY = {
 	maxRetryAfterMs: 60_000,
 };
 
+/** How the transport waits before a retry: n8n's sleep. Tests record the waits instead of waiting them. */
+export const retryWait = { sleep: (ms: number): Promise<void> => sleep(ms) };
+
 /**
  * The real service (Apigee) may answer token_type "BearerToken"; n8n's OAuth2 client
  * then puts the token in the query string. Always send the literal "Bearer <token>" header.
@@ -179,7 +182,7 @@ export function createTransport(
 					const failure = describeFailure(error);
 					const delayMs = options.retry ? retryDelayMs(failure, attempt) : undefined;
 					if (delayMs === undefined) throw toNodeApiError(ctx, failure, options, attempt, timeoutMs, redact);
-					await sleep(delayMs);
+					await retryWait.sleep(delayMs);
 				}
 			}
 		},

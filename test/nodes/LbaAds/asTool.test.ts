@@ -129,6 +129,16 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		expect(sent.request.channels).toMatchObject([{ startDate: '2026-12-05T09:00:00+07:00', endDate: '2026-12-06T23:59:59+07:00' }]);
 	});
 
+	it('Forget Sent as a tool forgets nothing and tells the model why, with the way out', async () => {
+		const id = workflowId();
+		await runNode(context, createTool, [toolCall()], { node: TOOL, workflowId: id });
+		const entries = store.entries(id, 'lba');
+		expect(entries.length).toBeGreaterThan(0);
+		const result = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'all' }, [{}], { node: TOOL, workflowId: id });
+		expect(errorOf(result)?.message).toMatch(/^Forget Sent does nothing as a tool: .*Nothing was forgotten\. .*turns on Resend in the Create tool's options/);
+		expect(store.entries(id, 'lba')).toEqual(entries);
+	});
+
 	it('reverse geocode: latitude and longitude from the model; both bad values named in one message', async () => {
 		const found = await runNode(context, { resource: 'location', operation: 'reverseGeocode' }, [{ latitude: -6.9175, longitude: 107.6191 }], { node: TOOL });
 		expect(found.items[0].json).toMatchObject({ found: true, city: 'Kota Bandung' });

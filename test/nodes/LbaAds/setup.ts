@@ -5,9 +5,10 @@
  */
 import * as http from 'node:http';
 
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { chain, harnessDeduplicator, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
+import type { LbaAds as LbaAdsClass } from '../../../nodes/LbaAds/LbaAds.node';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandbox } = require('../../../sandbox/server.js') as {
@@ -28,27 +29,63 @@ export interface Context {
 	sandbox: Sandbox;
 	n8n: Harness;
 	token: string;
+	/** The waits the transport asked for before its retries, this test (not waited: see useSandbox). */
+	retryWaits: number[];
+	/** Set by holdNextLatency: how the next fault latency is waited. */
+	heldLatency?: () => Promise<void>;
 }
 
 /**
  * Starts a sandbox and loads the package once per test file; resets the sandbox before each test.
  * The sandbox checks each of its answers against openapi.yaml (`checkAnswers`), so a node test
  * also proves the handler keeps to the document: an answer it does not document becomes a 500.
+ * The transport's waits before a retry are recorded in `retryWaits`, not waited, unless `realRetryWaits`.
  */
-export function useSandbox(options: Record<string, unknown> = {}): Context {
-	const context = {} as Context;
+export function useSandbox(options: Record<string, unknown> = {}, { realRetryWaits = false } = {}): Context {
+	const context = { retryWaits: [] } as unknown as Context;
 	beforeAll(async () => {
-		context.sandbox = await startSandbox({ port: 0, quiet: true, checkAnswers: true, ...options });
+		const waitLatency = (ms: number) => (context.heldLatency ? context.heldLatency() : new Promise<void>((resolve) => setTimeout(resolve, ms)));
+		context.sandbox = await startSandbox({ port: 0, quiet: true, checkAnswers: true, waitLatency, ...options });
 		context.token = context.sandbox.tokens[0];
 		context.n8n = await loadPackageNodes();
+		if (realRetryWaits) return;
+		// The node as n8n loads it (dist/): its retries go at once, each wait recorded for the test to
+		// check, so a test of three retries does not sleep their 3.5 s of back-off. The reliability
+		// suite waits them (realRetryWaits): it measures the node against a real clock.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { retryWait } = require('../../../dist/nodes/shared/transport') as { retryWait: { sleep(ms: number): Promise<void> } };
+		retryWait.sleep = async (ms) => {
+			context.retryWaits.push(ms);
+			await new Promise((resolve) => setImmediate(resolve));
+		};
 	});
 	afterAll(async () => {
 		await context.sandbox?.close();
 	});
 	beforeEach(async () => {
+		context.heldLatency = undefined;
+		context.retryWaits.length = 0;
 		await control(context, 'POST', '/_sandbox/reset');
 	});
 	return context;
+}
+
+/**
+ * The next fault latency the sandbox meets lasts until the test calls `release()`; `arrived`
+ * resolves once a request waits on it. So a test looks at the store while a request is in
+ * flight, however loaded the machine, instead of racing a timer against the run.
+ */
+export function holdNextLatency(context: Context): { arrived: Promise<void>; release(): void } {
+	let arrived!: () => void;
+	let release!: () => void;
+	const released = new Promise<void>((resolve) => (release = resolve));
+	const gate = { arrived: new Promise<void>((resolve) => (arrived = resolve)), release: () => release() };
+	context.heldLatency = () => {
+		context.heldLatency = undefined;
+		arrived();
+		return released;
+	};
+	return gate;
 }
 
 /**
@@ -186,4 +223,31 @@ export function createParameters(overrides: IDataObject = {}, channels: IDataObj
 		channels: { channel: channels },
 		...overrides,
 	};
+}
+
+/**
+ * What the node's execute() returned in each run of the test, before n8n touches it (emptied before
+ * each test). n8n fills a missing pairedItem itself when a node returns as many items as it got, so a
+ * run's output cannot show ours dropped: a pairedItem assertion reads this.
+ */
+export function useReturnedByExecute(): INodeExecutionData[][][] {
+	// The class the harness loads (from dist/, through the package's n8n section).
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { LbaAds } = require('../../../dist/nodes/LbaAds/LbaAds.node') as { LbaAds: typeof LbaAdsClass };
+	const returned: INodeExecutionData[][][] = [];
+	const execute = LbaAds.prototype.execute;
+	beforeAll(() => {
+		LbaAds.prototype.execute = async function (this: IExecuteFunctions) {
+			const output = await execute.call(this);
+			returned.push(JSON.parse(JSON.stringify(output)) as INodeExecutionData[][]);
+			return output;
+		};
+	});
+	afterAll(() => {
+		LbaAds.prototype.execute = execute;
+	});
+	beforeEach(() => {
+		returned.length = 0;
+	});
+	return returned;
 }

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { forgetCampaigns } from '../../duplicateProtection/campaignGuard';
 import { keysFromUser, serviceTarget } from '../../duplicateProtection/keys';
 import type { Operation, OperationModule } from '../engine/operation';
-import { toolDescription } from '../../helpers/aiTool';
+import { runsAsTool, toolDescription } from '../../helpers/aiTool';
 
 /**
  * Forgets what a node's duplicate protection recorded, so that campaigns can be sent again on
@@ -25,7 +25,7 @@ export interface ForgetFields {
 }
 
 /** The fields of forgetting, shown with `show`. */
-export function forgetFields(names: ForgetFields, show: Record<string, string[]>): INodeProperties[] {
+export function forgetFields(names: ForgetFields, show: NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>): INodeProperties[] {
 	return [
 		{
 			displayName: 'Forget',
@@ -119,6 +119,24 @@ async function credentialTarget(ctx: IExecuteFunctions): Promise<string | undefi
 	}
 }
 
+/**
+ * As an AI tool, Forget Sent can reach only the tool node's own history, which holds nothing (only
+ * a Create node records), so a call says so and forgets nothing (docs/choices.md).
+ */
+function notAsTool(operation: Operation<ForgetRequest>): Operation<ForgetRequest> {
+	return {
+		...operation,
+		prepare(ctx, itemIndex) {
+			if (!runsAsTool(ctx)) return operation.prepare(ctx, itemIndex);
+			throw new NodeOperationError(
+				ctx.getNode(),
+				"Forget Sent does nothing as a tool: each tool node keeps its own record of sent campaigns, and this one sends none. Nothing was forgotten. To send a held campaign again, the user turns on Resend in the Create tool's options",
+				{ itemIndex },
+			);
+		},
+	};
+}
+
 export const forgetSent: OperationModule<ForgetRequest> = {
 	option: {
 		name: 'Forget Sent',
@@ -130,8 +148,8 @@ export const forgetSent: OperationModule<ForgetRequest> = {
 		toolDescription(
 			'campaign',
 			'forgetSent',
-			"Clears this tool node's own record of sent campaigns. It does not affect other nodes or tools, " +
-				'and it sends nothing. Only call it when the user explicitly asks for it.',
+			'Does nothing: a tool node keeps its own record of sent campaigns, and this one sends none, so it cannot free a campaign ' +
+				'another tool sent. Do not call it. To send a held campaign again, the user turns on Resend in the Create tool\'s options.',
 		),
 		{
 			displayName:
@@ -141,7 +159,8 @@ export const forgetSent: OperationModule<ForgetRequest> = {
 			default: '',
 			displayOptions: showFor,
 		},
-		...forgetFields({ what: 'forget', key: 'forgetKey' }, showFor.show),
+		// Not for the tool: its keys would name nothing in its own (empty) history.
+		...forgetFields({ what: 'forget', key: 'forgetKey' }, { ...showFor.show, '@tool': [false] }),
 	],
-	operation: forgetOperation({ what: 'forget', key: 'forgetKey' }),
+	operation: notAsTool(forgetOperation({ what: 'forget', key: 'forgetKey' })),
 };

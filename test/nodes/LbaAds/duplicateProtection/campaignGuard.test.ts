@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { errorOf, InMemoryDeduplicator } from '../../../harness';
-import { campaigns, channel, createParameters, fault, requests, runNode, useHistory, useSandbox } from '../setup';
+import { campaigns, channel, createParameters, fault, holdNextLatency, requests, runNode, useHistory, useSandbox } from '../setup';
 
 const context = useSandbox();
 // The node as n8n loads it (dist/): its lock's timings, shortened by some tests.
@@ -162,10 +162,13 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 	});
 
 	it('a timeout keeps the key: the campaign the slow service still created is not sent again', async () => {
-		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 800, times: 1 });
+		// The service answers only once the node has given up (held, not timed: a loaded machine cannot reorder them).
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1, when: 'after', times: 1 });
+		const slow = holdNextLatency(context);
 		const failed = await runNode(context, { ...byName, options: { timeoutMs: 200 } }, six.slice(0, 1), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[0].json.error).toMatch(/did not answer POST \/lba\/campaign within 200 ms/);
-		for (let waited = 0; (await campaigns(context)).length === 0 && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+		slow.release();
+		expect(await campaigns(context)).toHaveLength(1);
 		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId });
 		expect(rerun.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'unknown' });
 		expect(await campaigns(context)).toHaveLength(1);
@@ -263,12 +266,14 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 	});
 
 	it('only the wave in flight is claimed: if n8n died now, a Retry would send every later item', async () => {
-		// Concurrency 1: waves of 4. Item 5 (the 2nd of wave 2) answers slowly; look at the store meanwhile.
+		// Concurrency 1: waves of 4. Item 6 (the 2nd of wave 2) is held at the service; look at the store meanwhile.
 		const twelve = Array.from({ length: 12 }, (_, index) => ({ name: `wave-${index}` }));
-		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 800, skip: 5, times: 1 });
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1, skip: 5, times: 1 });
+		const slow = holdNextLatency(context);
 		const running = runNode(context, oneAtATime(byName), twelve, { workflowId: history.workflowId });
-		await new Promise((resolve) => setTimeout(resolve, 400));
+		await slow.arrived;
 		const midRun = new Set(store.entries(history.workflowId, 'lba'));
+		slow.release();
 		const result = await running;
 		expect(result.items.every((item) => item.json.status === 'Published')).toBe(true);
 
@@ -378,7 +383,7 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 		store.rmwDelayMs = 150;
 		const result = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId });
 		store.rmwDelayMs = 0;
-		expect(errorOf(result)?.message).toMatch(/^Duplicate protection held its lock on n8n's history for 0\.\d s, more than the 0\.1 s it allows itself/);
+		expect(errorOf(result)?.message).toMatch(/^Duplicate protection held its lock on n8n's history for \d+\.\d s, more than the 0\.1 s it allows itself/);
 		expect(errorOf(result)?.description).toMatch(/^Nothing was sent\./);
 		expect(await campaigns(context)).toHaveLength(0);
 		// It leaves the lock row (it may be another holder's by now); takers break it as a dead holder's.
@@ -391,7 +396,7 @@ describe('another n8n process (a queue-mode worker) holding the history lock', (
 		let answer = () => {};
 		store.nodeRowsBlockedUntil = new Promise<void>((resolve) => (answer = resolve));
 		const stuck = await runNode(context, byName, six.slice(0, 2), { workflowId: history.workflowId });
-		expect(errorOf(stuck)?.message).toMatch(/^Duplicate protection held its lock on n8n's history for 0\.\d s, more than the 0\.1 s it allows itself/);
+		expect(errorOf(stuck)?.message).toMatch(/^Duplicate protection held its lock on n8n's history for \d+\.\d s, more than the 0\.1 s it allows itself/);
 		// The database answers nothing yet; the next run of the workflow, in the same process, breaks the left lock and sends.
 		store.nodeRowsBlockedUntil = undefined;
 		const next = await runNode(context, byName, six.slice(2, 4), { workflowId: history.workflowId });

@@ -26,13 +26,20 @@ const fixed = createParameters({ name: '={{ $json.name }}', options: { concurren
 const failAtItem4 = () => fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
 const noOp = (name: string): INode => ({ id: name, name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [100, 0], parameters: {} });
 /**
- * Waits for the clock's next second: the service takes dates to the second, so two executions in
+ * Moves the clock to its next second: the service takes dates to the second, so two executions in
  * one second with `$now` dates give the same campaign by meaning (and its key holds it back).
+ * `Date.now()` (what luxon's `$now` and the node read) runs with real time plus an offset that this
+ * moves, so no test waits out the rest of a second (12 of them did), and every real wait still
+ * moves it as much (n8n's 1 s between two tries of Retry On Fail). Timers and I/O stay real.
  */
+const realNow = Date.now.bind(Date);
+let offsetMs = 0;
 async function nextSecond(): Promise<void> {
-	const second = Math.floor(Date.now() / 1000);
-	while (Math.floor(Date.now() / 1000) === second) await new Promise((resolve) => setTimeout(resolve, 20));
+	const now = Date.now();
+	offsetMs += (Math.floor(now / 1000) + 1) * 1000 - now;
 }
+beforeAll(() => jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs));
+afterAll(() => jest.restoreAllMocks());
 
 /** Start (the items pinned) -> LBA, run as `options` say. */
 async function run(parameters: IDataObject, items: IDataObject[], options: RunOptions & { node?: Partial<INode> } = {}): Promise<RunResult & { items: IDataObject[] }> {

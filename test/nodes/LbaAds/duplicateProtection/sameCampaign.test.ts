@@ -9,11 +9,45 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { errorOf } from '../../../harness';
-import { campaigns, channel, createParameters, fault, runNode, useHistory, useSandbox } from '../setup';
+import { campaigns, channel, createParameters, fault, holdNextLatency, runNode, useHistory, useSandbox } from '../setup';
 
 const context = useSandbox();
 const history = useHistory('same');
 const store = history.store;
+
+// The node as n8n loads it (dist/): how long a run waits for a twin (another execution sending the same campaign).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { twinWait } = require('../../../../dist/nodes/LbaAds/duplicateProtection/twinWait') as { twinWait: { waitMs: number } };
+
+/** Resolves once a run has found a twin and starts waiting for it (the guard reads `waitMs` only then). */
+function twinFound(): Promise<void> {
+	const { waitMs } = twinWait;
+	return new Promise((resolve) => {
+		Object.defineProperty(twinWait, 'waitMs', {
+			configurable: true,
+			enumerable: true,
+			get: () => {
+				Object.defineProperty(twinWait, 'waitMs', { configurable: true, enumerable: true, writable: true, value: waitMs });
+				resolve();
+				return waitMs;
+			},
+		});
+	});
+}
+
+/**
+ * Two runs of one campaign at once; the first request is held at the service until the other run
+ * waits for it as a twin: the overlap is made, not hoped for from a latency.
+ */
+async function twinRuns(run: () => ReturnType<typeof runNode>) {
+	const slow = holdNextLatency(context);
+	const waiting = twinFound();
+	const runs = Promise.all([run(), run()]);
+	await slow.arrived;
+	await waiting;
+	slow.release();
+	return await runs;
+}
 
 const six = Array.from({ length: 6 }, (_, index) => ({ name: `promo-${index + 1}` }));
 const byName = createParameters({ name: '={{ $json.name }}' });
@@ -153,16 +187,16 @@ describe('what a run says when it stops or repeats', () => {
 	});
 
 	it('the twin of a campaign that is then refused waits for that answer and sends it itself', async () => {
-		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1500, status: 503, times: 1 });
-		const [one, two] = await Promise.all([runNode(context, byName, [{ name: 'twin' }], { workflowId: history.workflowId }), runNode(context, byName, [{ name: 'twin' }], { workflowId: history.workflowId })]);
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1, status: 503, times: 1 });
+		const [one, two] = await twinRuns(() => runNode(context, byName, [{ name: 'twin' }], { workflowId: history.workflowId }));
 		const outcomes = [one, two].map((run) => (errorOf(run) ? 'refused' : run.items[0].json.status)).sort();
 		expect(outcomes).toEqual(['Published', 'refused']);
 		expect(await campaigns(context)).toHaveLength(1);
 	});
 
 	it('the twin of a campaign that is created says so once it is (not "may have been created")', async () => {
-		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1500, times: 1 });
-		const runs = await Promise.all([runNode(context, byName, [{ name: 'pair' }], { workflowId: history.workflowId }), runNode(context, byName, [{ name: 'pair' }], { workflowId: history.workflowId })]);
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1, times: 1 });
+		const runs = await twinRuns(() => runNode(context, byName, [{ name: 'pair' }], { workflowId: history.workflowId }));
 		const jsons = runs.map((run) => run.items[0].json);
 		expect(jsons.filter((json) => json.status === 'Published')).toHaveLength(1);
 		expect(jsons.find((json) => json.skipped)).toMatchObject({
@@ -179,13 +213,14 @@ describe('a late write that erases this run\'s records', () => {
 		const row = `${history.workflowId}|n:lba`;
 		// What another n8n process read before this run's claim, and writes back after it.
 		const before = structuredClone(store.rows.get(row));
-		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 600, times: 1 });
+		await fault(context, { method: 'POST', path: '/lba/campaign', latencyMs: 1, times: 1 });
+		const slow = holdNextLatency(context);
 		const running = runNode(context, byName, [{ name: 'victim' }], { workflowId: history.workflowId });
-		for (const deadline = Date.now() + 5_000; JSON.stringify(store.rows.get(row)) === JSON.stringify(before); ) {
-			if (Date.now() > deadline) throw new Error('the claim was never recorded');
-			await new Promise((resolve) => setTimeout(resolve, 5));
-		}
+		// The request is at the service: the claim was recorded before it left.
+		await slow.arrived;
+		expect(store.rows.get(row)).not.toEqual(before);
 		store.rows.set(row, structuredClone(before!));
+		slow.release();
 		const result = await running;
 		expect(result.items[0].json.status).toBe('Published');
 		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message);

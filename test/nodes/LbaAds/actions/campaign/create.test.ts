@@ -1,7 +1,11 @@
 import { errorOf } from '../../../../harness';
-import { campaigns, channel, createParameters, fault, requests, runNode, useSandbox } from '../../setup';
+import { campaigns, channel, createParameters, fault, holdNextLatency, requests, runNode, useReturnedByExecute, useSandbox } from '../../setup';
 
 const context = useSandbox();
+// pairedItem as execute() returned it: n8n would fill a dropped one in the run's output.
+const returned = useReturnedByExecute();
+/** The pairedItem of each item the last run's execute() returned. */
+const pairedItems = () => returned[returned.length - 1][0].map((item) => item.pairedItem);
 
 describe('Campaign > Create', () => {
 	it('creates a campaign: sends the spec body with offset dates, outputs the service answer', async () => {
@@ -38,6 +42,7 @@ describe('Campaign > Create', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
+		expect(pairedItems()).toEqual([{ item: 0 }]);
 
 		const [request] = await requests(context, { path: '/lba/campaign' });
 		expect(request.method).toBe('POST');
@@ -149,7 +154,7 @@ describe('Campaign > Create', () => {
 			{ node: { onError: 'continueRegularOutput' } },
 		);
 		expect(errorOf(result)).toBeUndefined();
-		expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(pairedItems()).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(result.items[0].json).toMatchObject({ status: 'Published' });
 		expect(result.items[1].json.error).toBe('Item 2 › Name: empty (API: name must not be empty). Not sent; the other items go on.');
 		expect(result.items[2].json.error).toBe('Item 3 › Channel 1 › SMS Quantity: 0 is less than 1 (API: channels[0].smsQty must be at least 1). Not sent; the other items go on.');
@@ -196,20 +201,25 @@ describe('Campaign > Create', () => {
 	});
 
 	it('many items run concurrently, but output order and pairedItem follow the input', async () => {
-		// Latency on every request makes later items finish before earlier ones if order were not restored.
-		await fault(context, { method: 'POST', path: '/lba/campaign', times: 1, latencyMs: 300 });
+		// The first request (one of items 1-4) is held until the 11 others are created: it finishes last.
+		await fault(context, { method: 'POST', path: '/lba/campaign', times: 1, latencyMs: 1 });
+		const slow = holdNextLatency(context);
 		const names = Array.from({ length: 12 }, (_, index) => `campaign-${index}`);
-		const result = await runNode(
+		const running = runNode(
 			context,
 			createParameters({ name: '={{ $json.name }}', options: { concurrency: 4 } }),
 			names.map((name) => ({ name })),
 		);
+		await slow.arrived;
+		while ((await campaigns(context)).length < 11) await new Promise((resolve) => setTimeout(resolve, 5));
+		slow.release();
+		const result = await running;
 		expect(errorOf(result)).toBeUndefined();
 		const sent = await campaigns(context);
 		const idByName = new Map(sent.map((campaign) => [campaign.request.name, campaign.campaignId]));
 		expect(result.items.map((item) => item.json.campaignId)).toEqual(names.map((name) => idByName.get(name)));
-		expect(result.items.map((item) => item.pairedItem)).toEqual(names.map((_, item) => ({ item })));
-		// The first request was held 300 ms, so it was not the first to be created.
-		expect(sent[0].request.name).not.toBe('campaign-0');
+		expect(pairedItems()).toEqual(names.map((_, item) => ({ item })));
+		// Created out of input order (the held one last), output in input order.
+		expect(names.indexOf(String(sent[11].request.name))).toBeLessThan(4);
 	});
 });

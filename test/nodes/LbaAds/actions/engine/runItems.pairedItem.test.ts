@@ -4,33 +4,15 @@
  * `execute()` returned, before n8n touches it: each output item names its input item, with
  * continue on fail too (a failed item, a held-back repeat, a created one).
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-
 import { harnessDeduplicator } from '../../../../harness';
-import { createParameters, fault, runNode, useSandbox } from '../../setup';
-
-// The class the harness loads (from dist/, through the package's n8n section).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { LbaAds } = require('../../../../../dist/nodes/LbaAds/LbaAds.node') as typeof import('../../../../../nodes/LbaAds/LbaAds.node');
+import { createParameters, fault, runNode, useReturnedByExecute, useSandbox } from '../../setup';
 
 const context = useSandbox();
 const store = harnessDeduplicator();
-const returned: INodeExecutionData[][][] = [];
-const execute = LbaAds.prototype.execute;
+const returned = useReturnedByExecute();
 
-beforeAll(() => {
-	LbaAds.prototype.execute = async function (this: IExecuteFunctions) {
-		const output = await execute.call(this);
-		returned.push(JSON.parse(JSON.stringify(output)) as INodeExecutionData[][]);
-		return output;
-	};
-});
-afterAll(() => {
-	LbaAds.prototype.execute = execute;
-});
 beforeEach(() => {
 	store.reset();
-	returned.length = 0;
 });
 
 it('with continue on fail, every item execute() returns names its input item: created, failed, held back as a repeat', async () => {
