@@ -1,11 +1,13 @@
 // Once per jest run of this config (a single suite's run too): the root set-up (the harness's user
 // folder), then one n8n database migrated for all suites (lib/packages.js, makeN8nTemplate) and the
-// package packed and installed once (makePackageNodes), both removed in global-teardown.js.
+// package packed and installed once (makePackageNodes), then the LBA suites' template from both
+// (lib/lba-n8n.js, makeLbaTemplate), all removed in global-teardown.js.
 const path = require('node:path');
 
 const rootSetup = require('../global-setup');
 const { REPO_ROOT } = require('./lib/env');
 const { makeN8nTemplate, makePackageNodes } = require('./lib/packages');
+const { makeLbaTemplate } = require('./lib/lba-n8n');
 
 const timed = async (make) => {
 	const started = Date.now();
@@ -29,5 +31,11 @@ module.exports = async () => {
 		process.env.LBA_E2E_PACKAGE_NODES = nodes.made;
 		process.env.LBA_E2E_OWNS_PACKAGE_NODES = '1';
 		console.log(`[e2e] the package packed and installed once for every suite in ${nodes.seconds} s (${path.dirname(nodes.made)})`);
+	}
+	if (!process.env.LBA_E2E_LBA_TEMPLATE) {
+		const lba = await timed(() => makeLbaTemplate(process.env.LBA_E2E_N8N_TEMPLATE, process.env.LBA_E2E_PACKAGE_NODES));
+		process.env.LBA_E2E_LBA_TEMPLATE = lba.made;
+		process.env.LBA_E2E_OWNS_LBA_TEMPLATE = '1';
+		console.log(`[e2e] the LBA suites' template (package and "LBA sandbox" credential) made in ${lba.seconds} s (${path.dirname(lba.made)})`);
 	}
 };

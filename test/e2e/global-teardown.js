@@ -6,5 +6,6 @@ const rootTeardown = require('../global-teardown');
 module.exports = async () => {
 	await rootTeardown();
 	if (process.env.LBA_E2E_OWNS_N8N_TEMPLATE === '1') fs.rmSync(path.dirname(process.env.LBA_E2E_N8N_TEMPLATE), { recursive: true, force: true });
+	if (process.env.LBA_E2E_OWNS_LBA_TEMPLATE === '1') fs.rmSync(path.dirname(process.env.LBA_E2E_LBA_TEMPLATE), { recursive: true, force: true });
 	if (process.env.LBA_E2E_OWNS_PACKAGE_NODES === '1') fs.rmSync(path.dirname(process.env.LBA_E2E_PACKAGE_NODES), { recursive: true, force: true });
 };

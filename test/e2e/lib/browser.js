@@ -1,5 +1,6 @@
 'use strict';
-// Debian's Chromium (/usr/bin/chromium, installed by scripts/install-chromium.sh) driven by
+// Debian's Chromium headless shell (/usr/bin/chromium-headless-shell, installed by
+// scripts/install-chromium.sh; LBA_CHROMIUM names another build) driven by
 // playwright-core with a fresh --user-data-dir. `npx playwright install` cannot download
 // browsers here, so we never use Playwright's own builds.
 const fs = require('node:fs');
@@ -8,7 +9,7 @@ const path = require('node:path');
 
 const { ARTIFACTS_DIR, ensureDir } = require('./env');
 
-const CHROMIUM = process.env.LBA_CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM = process.env.LBA_CHROMIUM || '/usr/bin/chromium-headless-shell';
 /**
  * How long a panel, dropdown or dialog may take to appear or go: Playwright's own default. 10 s was
  * too short on a loaded 2-core machine (three e2e suites at once beside another process: load ~7).

@@ -23,7 +23,8 @@ export interface UserFolder {
 	cleanup(): void;
 }
 export type UserFolderLike = UserFolder | string;
-export declare function makeUserFolder(prefix?: string): UserFolder;
+/** `template`: a `.n8n` folder to start from (default: LBA_E2E_N8N_TEMPLATE's). */
+export declare function makeUserFolder(prefix?: string, opts?: { template?: string }): UserFolder;
 /** A migrated `.n8n` (database and config) for makeUserFolder to copy (LBA_E2E_N8N_TEMPLATE). */
 export declare function makeN8nTemplate(): Promise<string>;
 export declare function makePackageNodes(packageDir: string): Promise<string>;
@@ -229,6 +230,8 @@ export interface LbaN8nOptions {
  * Everything started is closed again if a step fails.
  */
 export declare function startLbaN8n(name: string, opts?: LbaN8nOptions): Promise<LbaN8n>;
+/** The LBA suites' `.n8n` template: the package installed, "LBA sandbox" imported pointing nowhere. */
+export declare function makeLbaTemplate(template: string, nodesDir: string): Promise<string>;
 
 /** `describe` when `process.env[variable] === '1'`, else `describe.skip`. */
 export declare function describeWhen(variable: string): jest.Describe;

@@ -14,14 +14,15 @@ const execFileP = promisify(execFile);
 /**
  * Create a fresh, empty N8N_USER_FOLDER under the OS temp dir.
  * n8n keeps its SQLite database, encryption key and community packages in `<dir>/.n8n`.
- * Under `npm run test:e2e` it starts as a copy of the run's migrated template (see makeN8nTemplate).
+ * Under `npm run test:e2e` it starts as a copy of the run's migrated template (see makeN8nTemplate), or
+ * of `template` when given (the LBA suites' template, lba-n8n.js).
  * @returns {{ dir: string, n8nDir: string, nodesDir: string, cleanup: () => void }}
  */
-function makeUserFolder(prefix = 'lba-e2e-n8n-') {
+function makeUserFolder(prefix = 'lba-e2e-n8n-', { template = process.env.LBA_E2E_N8N_TEMPLATE } = {}) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	const n8nDir = path.join(dir, '.n8n');
 	fs.mkdirSync(n8nDir, { recursive: true });
-	if (process.env.LBA_E2E_N8N_TEMPLATE) fs.cpSync(process.env.LBA_E2E_N8N_TEMPLATE, n8nDir, { recursive: true });
+	if (template) fs.cpSync(template, n8nDir, { recursive: true });
 	return {
 		dir,
 		n8nDir,
