@@ -62,7 +62,8 @@ async function openContext(settings, ajv) {
     campaigns: new CampaignStore(settings.dataDir),
     requests: new RequestLog(1000),
     faults: new FaultList(),
-    geocoder: sharedGeocoder(),
+    // Built on the first reverse geocode (about 1 s of CPU): most sandboxes never geocode.
+    geocoder: { reverse: (lat, lng) => sharedGeocoder().reverse(lat, lng) },
     catalogue: new Catalogue(settings.productsScale, (body) => jsonReply(200, body)),
     locations: new Locations(),
     validateFault: ajv.getSchema(pointerTo('components', 'schemas', 'FaultRequest')),

@@ -7,6 +7,12 @@ set -euo pipefail
 
 log() { printf '[apt-install] %s\n' "$*" >&2; }
 
+# One install at a time (CI's test commands run at once, and two of them install with apt): the
+# whole script holds a lock, and apt-get waits for dpkg's own lock besides.
+if [ -z "${LBA_APT_LOCKED:-}" ]; then
+  exec env LBA_APT_LOCKED=1 flock "${TMPDIR:-/tmp}/lba-apt-install.lock" bash "$0" "$@"
+fi
+
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null 2>&1; then
@@ -29,6 +35,6 @@ if [ ! -e "$policy" ]; then
   added_policy=1
 fi
 trap '[ -n "$added_policy" ] && $sudo rm -f "$policy"' EXIT
-$sudo apt-get update
-$sudo apt-get install -y --no-install-recommends "$@"
+$sudo apt-get -o DPkg::Lock::Timeout=600 update
+$sudo apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "$@"
 log "installed in $(( $(date +%s) - start ))s"
