@@ -258,7 +258,7 @@ class Geocoder {
 const ZERO_RESULTS = Object.freeze({ status: 'ZERO_RESULTS', results: Object.freeze([]) });
 
 let shared = null;
-/** One geocoder per process (per test file under Jest): loading the data takes about 1 s of CPU. */
+/** One geocoder per process: loading the data takes a few hundred milliseconds. */
 function sharedGeocoder() {
   if (!shared) shared = Geocoder.load();
   return shared;

@@ -62,8 +62,7 @@ async function openContext(settings, ajv) {
     campaigns: new CampaignStore(settings.dataDir),
     requests: new RequestLog(1000),
     faults: new FaultList(),
-    // Built on the first reverse geocode (about 1 s of CPU): most sandboxes never geocode.
-    geocoder: { reverse: (lat, lng) => sharedGeocoder().reverse(lat, lng) },
+    geocoder: sharedGeocoder(),
     catalogue: new Catalogue(settings.productsScale, (body) => jsonReply(200, body)),
     locations: new Locations(),
     validateFault: ajv.getSchema(pointerTo('components', 'schemas', 'FaultRequest')),
