@@ -130,15 +130,16 @@ describe('.ci/run with a stand-in npm', () => {
 		expect(run.status).toBe(0);
 	});
 
-	it('a failed test in one of the commands run at once: the others still run and are counted, the line comes, exit 1', () => {
+	it('a failed test in one of the suites run at once: the step stops the run (and the queue suite beside it), its tests are counted, the line comes, exit 1', () => {
 		npmPrints('test', sample('passing'));
 		npmPrints('run test:n8n1', sample('repo'));
 		npmPrints('run test:reliability', sample('mixed'), 1);
 		npmPrints('run test:queue', sample('repo'));
 		npmPrints('run test:e2e', sample('repo'));
 		const run = ciRun();
-		expect(run.last).toBe('34 passed, 1 failed, 3 skipped');
-		expect(run.out).toContain('== npm run test:reliability FAILED (exit 1)');
+		expect(run.last).toBe('14 passed, 1 failed, 3 skipped');
+		expect(run.out).toContain('== npm run test:e2e: not run (an earlier step failed)');
+		expect(run.out).toContain('== npm run test:queue: not run (an earlier step failed)');
 		expect(run.status).toBe(1);
 	});
 
@@ -146,7 +147,7 @@ describe('.ci/run with a stand-in npm', () => {
 		npmPrints('test', '/repo/nodes/x.ts\n  1:1  error  no-console\n✖ 1 problem\n', 1);
 		const run = ciRun();
 		expect(run.last).toBe('0 passed, 1 failed');
-		expect(run.out).toContain('== npm test FAILED (exit 1)');
+		expect(run.out).toContain('== npm test FAILED (exit 1) after');
 		expect(run.status).not.toBe(0);
 	});
 });
