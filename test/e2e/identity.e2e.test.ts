@@ -314,10 +314,9 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 	}
 
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('identity', { workflows: WORKFLOWS });
+		setup = await e2e.startLbaN8n('identity', { workflows: WORKFLOWS, publish: PUBLISHED });
 		({ rest } = setup);
 		steps = e2e.userSteps(setup);
-		for (const id of PUBLISHED) await rest.activateWorkflow(id);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {

@@ -151,10 +151,9 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 	const allAnswered = (prefix: string) => steps.sandboxSees((requests) => postsOf(requests, prefix).every((request) => request.status !== null));
 
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('paths', { workflows: WORKFLOWS });
+		setup = await e2e.startLbaN8n('paths', { workflows: WORKFLOWS, publish: PUBLISHED });
 		rest = setup.rest;
 		steps = e2e.userSteps(setup);
-		for (const id of PUBLISHED) await rest.activateWorkflow(id);
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {

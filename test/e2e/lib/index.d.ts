@@ -223,6 +223,8 @@ export interface LbaN8nOptions {
 	credentials?: (sandboxUrl: string) => CredentialImport[];
 	/** `false`: leave n8n stopped (`n8n`/`rest` undefined) until the suite calls `start()`. Default true. */
 	start?: boolean;
+	/** Ids of `workflows` to publish (activate) once saved; not with `start: false`. */
+	publish?: string[];
 }
 /**
  * n8n installed if missing, then sandbox + n8n user folder `lba-e2e-<name>-*` with the packed package, the "LBA sandbox"

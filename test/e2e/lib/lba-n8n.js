@@ -38,12 +38,15 @@ async function makeLbaTemplate(template, nodesDir) {
  *   workflows?: object[],
  *   credentials?: (sandboxUrl: string) => object[],
  *   start?: boolean,
+ *   publish?: string[],
  * }} [opts]
  *   `credentials`: more credentials to import beside "LBA sandbox" (given the sandbox's URL).
  *   `start: false` leaves n8n stopped (`n8n` and `rest` undefined), for suites that run
  *   `n8n execute` or import more workflows first; they call `setup.start()` themselves.
+ *   `publish`: ids of `workflows` published (activated) once saved, with n8n running.
  */
 async function startLbaN8n(name, opts = {}) {
+	if (opts.start === false && opts.publish) throw new Error('startLbaN8n: `publish` needs n8n started (not `start: false`)');
 	n8nBin(); // installs n8n when missing (minutes, once), before anything is started
 	const sandbox = await startSandbox({ port: 0, quiet: true });
 	const lbaTemplate = process.env.LBA_E2E_LBA_TEMPLATE;
@@ -98,6 +101,8 @@ async function startLbaN8n(name, opts = {}) {
 			}
 			await createWorkflows(setup.rest, workflows);
 			timed('workflows');
+			for (const id of opts.publish || []) await setup.rest.activateWorkflow(id);
+			if (opts.publish) timed('published');
 		}
 		// Each suite's set-up cost, for docs/development.md's "CI's time".
 		console.log(`[e2e] ${name} set-up: ${seconds.join(', ')} (load ${os.loadavg()[0].toFixed(1)})`);
