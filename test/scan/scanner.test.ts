@@ -1,7 +1,7 @@
 /**
  * n8n's verification scanner (@n8n/scan-community-package) on this package, through
  * scripts/scan.mjs (the scanner is ESM; Jest here is CommonJS, so it runs as its own process).
- * `npm test` also runs it before Jest; this checks that it can fail at all.
+ * This is how `npm test` runs it (once), and it checks that the scanner can fail at all.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
