@@ -17,8 +17,18 @@ if [ -x "$CHROMIUM" ]; then
   log "found $CHROMIUM ($("$CHROMIUM" --version 2>/dev/null || echo 'version unknown'))"
   exit 0
 fi
+if [ -n "${LBA_CHROMIUM:-}" ]; then
+  log "LBA_CHROMIUM=$LBA_CHROMIUM is not an executable"
+  exit 1
+fi
 
-bash "$(dirname "$0")/apt-install.sh" chromium-headless-shell fonts-liberation
+# Debian's full Chromium when the headless shell is not in this machine's apt sources (it came to
+# Debian 12 with Chromium 150): lib/browser.js uses /usr/bin/chromium when the shell is missing.
+if ! bash "$(dirname "$0")/apt-install.sh" chromium-headless-shell fonts-liberation; then
+  log "no chromium-headless-shell from apt: installing Debian's chromium instead"
+  bash "$(dirname "$0")/apt-install.sh" chromium fonts-liberation
+  CHROMIUM=/usr/bin/chromium
+fi
 if [ ! -x "$CHROMIUM" ]; then
   log "apt-get finished but $CHROMIUM is missing"
   exit 1

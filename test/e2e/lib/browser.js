@@ -9,7 +9,9 @@ const path = require('node:path');
 
 const { ARTIFACTS_DIR, ensureDir } = require('./env');
 
-const CHROMIUM = process.env.LBA_CHROMIUM || '/usr/bin/chromium-headless-shell';
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+// Debian's full Chromium where apt had no headless shell (scripts/install-chromium.sh).
+const CHROMIUM = process.env.LBA_CHROMIUM || (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 /**
  * How long a panel, dropdown or dialog may take to appear or go: Playwright's own default. 10 s was
  * too short on a loaded 2-core machine (three e2e suites at once beside another process: load ~7).
