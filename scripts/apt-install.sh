@@ -7,7 +7,7 @@ set -euo pipefail
 
 log() { printf '[apt-install] %s\n' "$*" >&2; }
 
-# One install at a time (CI's test commands run at once, and two of them install with apt): the
+# One install at a time (in CI the queue suite runs beside e2e, and both install with apt): the
 # whole script holds a lock, and apt-get waits for dpkg's own lock besides.
 if [ -z "${LBA_APT_LOCKED:-}" ]; then
   exec env LBA_APT_LOCKED=1 flock "${TMPDIR:-/tmp}/lba-apt-install.lock" bash "$0" "$@"
