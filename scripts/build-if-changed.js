@@ -33,11 +33,53 @@ function digest(entries) {
 	return hash.digest('hex');
 }
 
-const previous = fs.existsSync(record) ? JSON.parse(fs.readFileSync(record, 'utf8')) : {};
-const inputs = digest(INPUTS);
-if (previous.inputs === inputs && previous.dist === digest(['dist'])) {
-	console.error('[build] dist/ is up to date with the sources: not rebuilt');
-	process.exit(0);
+// Two test commands started together (CI runs the queue suite beside `npm test`) must not build
+// into the same dist/ at once: the second waits for the first, then finds dist/ up to date.
+const lock = path.join(root, '.build-lock');
+const isAlive = (pid) => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+};
+function takeLock() {
+	const started = Date.now();
+	for (;;) {
+		try {
+			fs.mkdirSync(lock);
+			fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+			return;
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+		}
+		let holder = 0;
+		try {
+			holder = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
+		} catch {
+			/* the holder has not written its pid yet */
+		}
+		// A lock whose process is gone was left by a build that was killed.
+		if (holder && !isAlive(holder)) {
+			fs.rmSync(lock, { recursive: true, force: true });
+			continue;
+		}
+		if (Date.now() - started > 10 * 60_000) throw new Error(`[build] ${lock} held by process ${holder} for 10 minutes`);
+		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+	}
 }
-execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-fs.writeFileSync(record, `${JSON.stringify({ inputs, dist: digest(['dist']) }, null, 2)}\n`);
+
+takeLock();
+try {
+	const previous = fs.existsSync(record) ? JSON.parse(fs.readFileSync(record, 'utf8')) : {};
+	const inputs = digest(INPUTS);
+	if (previous.inputs === inputs && previous.dist === digest(['dist'])) {
+		console.error('[build] dist/ is up to date with the sources: not rebuilt');
+	} else {
+		execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+		fs.writeFileSync(record, `${JSON.stringify({ inputs, dist: digest(['dist']) }, null, 2)}\n`);
+	}
+} finally {
+	fs.rmSync(lock, { recursive: true, force: true });
+}
