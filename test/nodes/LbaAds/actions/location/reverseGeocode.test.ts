@@ -1,6 +1,6 @@
 import { RETRY } from '../../../../../nodes/shared/transport';
 import { errorOf, N8N_MAJOR } from '../../../../harness';
-import { fault, requests, runNode, useSandbox } from '../../setup';
+import { fault, holdNextLatency, requests, runNode, useSandbox } from '../../setup';
 
 const context = useSandbox();
 
@@ -154,12 +154,20 @@ describe('Location > Reverse Geocode', () => {
 	});
 
 	it('an answer slower than the Timeout option is abandoned and retried', async () => {
-		await fault(context, { method: 'GET', path: '/io/location', latencyMs: 1500, perRequest: true });
-		const result = await runNode(context, geocode({ options: { timeoutMs: 300 } }), [{ lat: -6.9147, lng: 107.6098 }]);
-		expect(errorOf(result)).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ province: 'Jawa Barat' });
-		expect(await requests(context, { path: '/io/location' })).toHaveLength(2);
-		expect(context.retryWaits).toEqual([RETRY.firstDelayMs]);
+		// The first answer is held until the node has given up (not raced against a timer); the retry's
+		// answer then has the whole Timeout option. At 300 ms, a loaded machine (load 14) once made the
+		// retry time out too.
+		await fault(context, { method: 'GET', path: '/io/location', latencyMs: 1, times: 1 });
+		const slow = holdNextLatency(context);
+		try {
+			const result = await runNode(context, geocode({ options: { timeoutMs: 2000 } }), [{ lat: -6.9147, lng: 107.6098 }]);
+			expect(errorOf(result)).toBeUndefined();
+			expect(result.items[0].json).toMatchObject({ province: 'Jawa Barat' });
+			expect(await requests(context, { path: '/io/location' })).toHaveLength(2);
+			expect(context.retryWaits).toEqual([RETRY.firstDelayMs]);
+		} finally {
+			slow.release();
+		}
 	});
 
 	it('a service that never answers in time gives a timeout error naming the limit', async () => {
