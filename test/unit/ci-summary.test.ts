@@ -97,10 +97,11 @@ describe('.ci/run with a stand-in npm', () => {
 		dir = mkdtempSync(path.join(tmpdir(), 'lba-ci-run-'));
 		mkdirSync(path.join(dir, 'bin'));
 		mkdirSync(path.join(dir, 'npm'));
-		// Prints npm/<its arguments>.out and exits with npm/<its arguments>.exit (0 when missing).
+		// Sleeps npm/<its arguments>.sleep seconds, prints npm/<its arguments>.out and exits with
+		// npm/<its arguments>.exit (0 when missing).
 		writeFileSync(
 			path.join(dir, 'bin', 'npm'),
-			`#!/usr/bin/env bash\nkey=$(printf '%s' "$*" | tr -c 'A-Za-z0-9.-' '_')\n[ ! -f "${dir}/npm/$key.out" ] || cat "${dir}/npm/$key.out"\nexit "$(cat "${dir}/npm/$key.exit" 2>/dev/null || echo 0)"\n`,
+			`#!/usr/bin/env bash\nkey=$(printf '%s' "$*" | tr -c 'A-Za-z0-9.-' '_')\n[ ! -f "${dir}/npm/$key.sleep" ] || sleep "$(cat "${dir}/npm/$key.sleep")"\n[ ! -f "${dir}/npm/$key.out" ] || cat "${dir}/npm/$key.out"\nexit "$(cat "${dir}/npm/$key.exit" 2>/dev/null || echo 0)"\n`,
 		);
 		chmodSync(path.join(dir, 'bin', 'npm'), 0o755);
 	});
@@ -130,16 +131,27 @@ describe('.ci/run with a stand-in npm', () => {
 		expect(run.status).toBe(0);
 	});
 
-	it('a failed test in one of the suites run at once: the step stops the run (and the queue suite beside it), its tests are counted, the line comes, exit 1', () => {
+	it('a failed test in one of the suites run at once: the step stops the run, its tests and the queue suite that had ended are counted, the line comes, exit 1', () => {
 		npmPrints('test', sample('passing'));
 		npmPrints('run test:n8n1', sample('repo'));
 		npmPrints('run test:reliability', sample('mixed'), 1);
 		npmPrints('run test:queue', sample('repo'));
 		npmPrints('run test:e2e', sample('repo'));
 		const run = ciRun();
-		// test:e2e runs in the same step (counted); the queue suite beside is stopped (not counted).
-		expect(run.last).toBe('24 passed, 1 failed, 3 skipped');
+		expect(run.last).toBe('34 passed, 1 failed, 3 skipped');
 		expect(run.out).toContain('== npm run test:e2e: 10 passed, 0 failed (exit 0)');
+		expect(run.out).toContain('== npm run test:queue: 10 passed, 0 failed (exit 0)');
+		expect(run.status).toBe(1);
+	});
+
+	it('a failed step while the queue suite still runs: the queue suite is stopped and named as not run, exit 1', () => {
+		npmPrints('test', sample('mixed'), 1);
+		npmPrints('run test:queue', sample('repo'));
+		writeFileSync(path.join(dir, 'npm', 'run_test_queue.sleep'), '20');
+		const started = Date.now();
+		const run = ciRun();
+		expect(Date.now() - started).toBeLessThan(15_000); // stopped, not waited for
+		expect(run.last).toBe('2 passed, 1 failed, 2 skipped');
 		expect(run.out).toContain('== npm run test:queue: not run (an earlier step failed)');
 		expect(run.status).toBe(1);
 	});
