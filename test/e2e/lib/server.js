@@ -189,6 +189,9 @@ class N8nRest {
 			method,
 			headers: {
 				accept: 'application/json',
+				// A connection per request: a kept-alive socket that n8n closed (its 5 s keep-alive) while
+				// this process was stalled on a loaded machine failed calls with "other side closed" (load 23).
+				connection: 'close',
 				'browser-id': this.browserId,
 				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
 				...(this.cookies.size ? { cookie: this.cookieHeader } : {}),

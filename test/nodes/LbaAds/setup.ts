@@ -71,6 +71,24 @@ export function useSandbox(options: Record<string, unknown> = {}, { realRetryWai
 }
 
 /**
+ * Every fault latency the sandbox meets lasts until the test calls `release()`: an answer held so
+ * is slower than the node's timeout by construction, however loaded the machine (a 3 s answer
+ * against a 1 s timeout is a race a machine at load 12 loses both ways: a request that takes over
+ * 1 s to arrive, an unfaulted retry that takes over 1 s to answer).
+ */
+export function holdLatencies(context: Context): { release(): void } {
+	let release!: () => void;
+	const released = new Promise<void>((resolve) => (release = resolve));
+	context.heldLatency = () => released;
+	return {
+		release: () => {
+			context.heldLatency = undefined;
+			release();
+		},
+	};
+}
+
+/**
  * The next fault latency the sandbox meets lasts until the test calls `release()`; `arrived`
  * resolves once a request waits on it. So a test looks at the store while a request is in
  * flight, however loaded the machine, instead of racing a timer against the run.
