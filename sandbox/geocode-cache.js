@@ -2,7 +2,7 @@
 // The geocoder's built form kept on disk. Building it (17 MB of GeoNames JSON parsed, the k-d
 // tree, the land bands, the areas' bounds) takes about 1.5 s of CPU, and tests start a sandbox
 // over a hundred times a run. Read back (v8-serialized typed arrays and one string of names) it
-// takes under 0.2 s. The file's name is the hash of everything the build reads, so a changed
+// takes about 0.3 s. The file's name is the hash of everything the build reads, so a changed
 // source or data package is a new file; a file that cannot be read is built again.
 
 const crypto = require('node:crypto');
