@@ -131,28 +131,37 @@ describe('.ci/run with a stand-in npm', () => {
 		expect(run.status).toBe(0);
 	});
 
-	it('a failed test in one of the suites run at once: the step stops the run, its tests and the queue suite that had ended are counted, the line comes, exit 1', () => {
+	it('a failed test in one of the background suites: every other suite is still waited for and counted, the line comes, exit 1', () => {
 		npmPrints('test', sample('passing'));
 		npmPrints('run test:n8n1', sample('repo'));
 		npmPrints('run test:reliability', sample('mixed'), 1);
 		npmPrints('run test:queue', sample('repo'));
 		npmPrints('run test:e2e', sample('repo'));
+		writeFileSync(path.join(dir, 'npm', 'run_test_e2e.sleep'), '2'); // ends after the failed one
 		const run = ciRun();
 		expect(run.last).toBe('34 passed, 1 failed, 3 skipped');
+		expect(run.out).toContain('== npm run test:reliability FAILED (exit 1)');
 		expect(run.out).toContain('== npm run test:e2e: 10 passed, 0 failed (exit 0)');
 		expect(run.out).toContain('== npm run test:queue: 10 passed, 0 failed (exit 0)');
 		expect(run.status).toBe(1);
 	});
 
-	it('a failed step while the queue suite still runs: the queue suite is stopped and named as not run, exit 1', () => {
+	it('npm test failing while the background suites run: those still running are stopped and named as not run, one that had ended is counted, exit 1', () => {
 		npmPrints('test', sample('mixed'), 1);
-		npmPrints('run test:queue', sample('repo'));
-		writeFileSync(path.join(dir, 'npm', 'run_test_queue.sleep'), '20');
+		for (const suite of ['test:queue', 'test:e2e']) {
+			npmPrints(`run ${suite}`, sample('repo'));
+			writeFileSync(path.join(dir, 'npm', `run_${suite.replace(':', '_')}.sleep`), '20');
+		}
+		npmPrints('run test:n8n1', sample('repo'));
+		writeFileSync(path.join(dir, 'npm', 'test.sleep'), '2'); // test:n8n1 ends before npm test does
 		const started = Date.now();
 		const run = ciRun();
 		expect(Date.now() - started).toBeLessThan(15_000); // stopped, not waited for
-		expect(run.last).toBe('2 passed, 1 failed, 2 skipped');
+		expect(run.last).toBe('12 passed, 1 failed, 2 skipped');
 		expect(run.out).toContain('== npm run test:queue: not run (an earlier step failed)');
+		expect(run.out).toContain('== npm run test:e2e: not run (an earlier step failed)');
+		expect(run.out).toContain('== npm run test:n8n1: 10 passed, 0 failed (exit 0)');
+		expect(run.out).toContain('== npm run test:reliability: not run (an earlier step failed)');
 		expect(run.status).toBe(1);
 	});
 
