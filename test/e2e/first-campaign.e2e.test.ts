@@ -118,7 +118,8 @@ e2e.describeE2E(`A marketer's first campaign in the editor, real n8n ${e2e.n8nVe
 		n8n = setup.n8n!;
 		// A marketer's n8n has no LBA Ads credential yet: remove the one the harness imports for other suites.
 		await rest.call('DELETE', `/rest/credentials/${e2e.SANDBOX_CREDENTIAL_ID}`);
-		session = await e2e.editorSession(n8n);
+		// Signed in through n8n's sign-in page, as a marketer starts (the other suites are given the cookie).
+		session = await e2e.editorSession(n8n, { signIn: 'page' });
 		page = session.page;
 	}, 15 * 60 * 1000);
 

@@ -146,22 +146,25 @@ describe('.ci/run with a stand-in npm', () => {
 		expect(run.status).toBe(1);
 	});
 
-	it('npm test failing while the background suites run: those still running are stopped and named as not run, one that had ended is counted, exit 1', () => {
+	it('npm test failing while the queue suite runs: it is stopped and named as not run, as are the suites that never began, exit 1', () => {
 		npmPrints('test', sample('mixed'), 1);
-		for (const suite of ['test:queue', 'test:reliability']) {
-			npmPrints(`run ${suite}`, sample('repo'));
-			writeFileSync(path.join(dir, 'npm', `run_${suite.replace(':', '_')}.sleep`), '20');
-		}
-		npmPrints('run test:n8n1', sample('repo'));
-		writeFileSync(path.join(dir, 'npm', 'test.sleep'), '2'); // test:n8n1 ends before npm test does
+		npmPrints('run test:queue', sample('repo'));
+		writeFileSync(path.join(dir, 'npm', 'run_test_queue.sleep'), '20');
 		const started = Date.now();
 		const run = ciRun();
 		expect(Date.now() - started).toBeLessThan(15_000); // stopped, not waited for
+		expect(run.last).toBe('2 passed, 1 failed, 2 skipped');
+		for (const suite of ['queue', 'n8n1', 'reliability', 'e2e']) expect(run.out).toContain(`== npm run test:${suite}: not run (an earlier step failed)`);
+		expect(run.status).toBe(1);
+	});
+
+	it('npm test failing after the queue suite ended: the queue suite is counted, exit 1', () => {
+		npmPrints('test', sample('mixed'), 1);
+		writeFileSync(path.join(dir, 'npm', 'test.sleep'), '2');
+		npmPrints('run test:queue', sample('repo'));
+		const run = ciRun();
 		expect(run.last).toBe('12 passed, 1 failed, 2 skipped');
-		expect(run.out).toContain('== npm run test:queue: not run (an earlier step failed)');
-		expect(run.out).toContain('== npm run test:reliability: not run (an earlier step failed)');
-		expect(run.out).toContain('== npm run test:e2e: not run (an earlier step failed)'); // never began
-		expect(run.out).toContain('== npm run test:n8n1: 10 passed, 0 failed (exit 0)');
+		expect(run.out).toContain('== npm run test:queue: 10 passed, 0 failed (exit 0)');
 		expect(run.status).toBe(1);
 	});
 

@@ -86,14 +86,31 @@ async function signInThroughUi(page, baseUrl, { email, password }) {
 }
 
 /**
- * Chromium signed in to n8n's editor as `owner` (launchBrowser + signInThroughUi), the way every
- * Chromium suite starts. A failed sign-in closes the browser before it throws.
+ * Signed in as the sign-in page leaves the browser, without loading that page (a page load of n8n's
+ * editor is about 7 s of Chromium's CPU): n8n's own `POST /rest/login`, its `n8n-auth` cookie given
+ * to Chromium, and the editor's browser id (the cookie is bound to it) set as the editor keeps it.
+ */
+async function signInWithCookie(context, baseUrl, { email, password }) {
+	const { N8nRest } = require('./server');
+	const rest = new N8nRest(baseUrl);
+	await rest.login(email, password);
+	await context.addInitScript((browserId) => localStorage.setItem('n8n-browserId', browserId), rest.browserId);
+	await context.addCookies(rest.playwrightCookies());
+}
+
+/**
+ * Chromium signed in to n8n's editor as `owner`, the way every Chromium suite starts; the page is
+ * blank until the suite opens a workflow or another page. `signIn: 'page'` signs in through n8n's
+ * sign-in page (first-campaign.e2e.test.ts, where a marketer starts); otherwise n8n's login is
+ * called and its cookie given to Chromium (signInWithCookie). A failed sign-in closes the browser
+ * before it throws.
  * @param {{ baseUrl: string }} n8n
  */
-async function editorSession(n8n, { viewport, owner = require('./server').DEFAULT_OWNER } = {}) {
+async function editorSession(n8n, { viewport, owner = require('./server').DEFAULT_OWNER, signIn = 'cookie' } = {}) {
 	const session = await launchBrowser({ viewport });
 	try {
-		await signInThroughUi(session.page, n8n.baseUrl, owner);
+		if (signIn === 'page') await signInThroughUi(session.page, n8n.baseUrl, owner);
+		else await signInWithCookie(session.context, n8n.baseUrl, owner);
 	} catch (error) {
 		await session.close();
 		throw error;
@@ -234,6 +251,7 @@ module.exports = {
 	launchBrowser,
 	screenshot,
 	signInThroughUi,
+	signInWithCookie,
 	editorSession,
 	openWorkflow,
 	canvasNode,

@@ -175,9 +175,10 @@ export interface BrowserSession {
 export declare function launchBrowser(opts?: { viewport?: { width: number; height: number } }): Promise<BrowserSession>;
 export declare function screenshot(page: Page, name: string, opts?: object): Promise<string>;
 export declare function signInThroughUi(page: Page, baseUrl: string, owner: { email: string; password: string }): Promise<void>;
+export declare function signInWithCookie(context: BrowserContext, baseUrl: string, owner: { email: string; password: string }): Promise<void>;
 export declare function editorSession(
 	n8n: { baseUrl: string },
-	opts?: { viewport?: { width: number; height: number }; owner?: { email: string; password: string } },
+	opts?: { viewport?: { width: number; height: number }; owner?: { email: string; password: string }; signIn?: 'cookie' | 'page' },
 ): Promise<BrowserSession>;
 export declare function openWorkflow(page: Page, baseUrl: string, workflowId: string): Promise<void>;
 export declare function canvasNode(page: Page, nodeName: string): Locator;
