@@ -25,7 +25,7 @@ module.exports = async () => {
 	if (template) {
 		process.env.LBA_E2E_N8N_TEMPLATE = template.made;
 		process.env.LBA_E2E_OWNS_N8N_TEMPLATE = '1';
-		console.log(`\n[e2e] n8n's database migrated once for every suite in ${template.seconds} s (${path.dirname(template.made)})`);
+		console.log(`\n[e2e] n8n's migrated database (migrated once per n8n version, kept in the cache) ready for every suite in ${template.seconds} s (${path.dirname(template.made)})`);
 	}
 	if (nodes) {
 		process.env.LBA_E2E_PACKAGE_NODES = nodes.made;

