@@ -2,7 +2,7 @@
 // Child processes the bench talks to: the sandbox, Prism and the bare node:http server.
 // Each runs in its own process so the load generator (or n8n) never shares its event loop.
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { spawn, execFileSync } = require('node:child_process');
 
 const REPO = path.resolve(__dirname, '..');
 
@@ -51,12 +51,23 @@ function startSandbox({ token, productsScale = 1 }) {
 	return spawnServer(args, /listening on (http\S+)/);
 }
 
+/** Prism's install folder: bench/prism/package.json's pin, installed once into the cache outside the clone. */
+function prismFolder() {
+	const out = execFileSync('bash', [path.join(REPO, 'scripts', 'install-n8n.sh')], {
+		cwd: REPO,
+		env: { ...process.env, LBA_N8N_MANIFEST: 'bench/prism/package.json', LBA_N8N_PACKAGE: '@stoplight/prism-cli', LBA_N8N_NODE: 'system' },
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	return out.trim().split('\n').pop();
+}
+
 /**
  * Prism as its docs show it (`prism mock openapi.yaml`), static examples, default logging
  * (info: one log line per request, as a user would see it).
  */
 function startPrism(port) {
-	const bin = path.join(path.dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+	const bin = path.join(prismFolder(), 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 	return spawnServer([bin, 'mock', path.join(REPO, 'sandbox', 'openapi.yaml'), '-h', '127.0.0.1', '-p', String(port)], /Prism is listening on (http\S+)/);
 }
 

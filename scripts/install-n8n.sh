@@ -21,6 +21,12 @@
 #   LBA_N8N_MANIFEST=test/n8n1/engine/package.json LBA_N8N_PACKAGE=n8n-core LBA_N8N_NODE=system ...
 #     only n8n 1.x's engine (n8n-core + n8n-workflow) for the harness tests; no sqlite3 then,
 #     and the last line printed is the install folder instead of a bin.
+# and so do two tools kept out of the repo's devDependencies, whose own dependencies are a
+# quarter of `npm ci`'s work (LangChain, OpenAI, pdf.js, Postman...; docs/development.md):
+#   LBA_N8N_MANIFEST=scripts/n8n-node-cli/package.json LBA_N8N_PACKAGE=@n8n/node-cli LBA_N8N_NODE=system ...
+#     n8n's `n8n-node lint` (scripts/n8n-node-lint.sh, in `npm run lint`);
+#   LBA_N8N_MANIFEST=bench/prism/package.json LBA_N8N_PACKAGE=@stoplight/prism-cli LBA_N8N_NODE=system ...
+#     Prism, the mock server benchmark P3 compares the sandbox with.
 #
 # Recipe (see shared conventions; pin in test/e2e/n8n/package.json): n8n 2.40.7 with
 # linkedom overridden to 0.18.12,
@@ -71,14 +77,16 @@ main() {
       manifest="$generated"
     fi
   fi
-  N8N_VERSION="$(sed -n "s/.*\"$package\": *\"\([^\"]*\)\".*/\1/p" "$manifest" | head -1)"
+  N8N_VERSION="$(sed -n "s|.*\"$package\": *\"\([^\"]*\)\".*|\1|p" "$manifest" | head -1)"
   if [ -z "$N8N_VERSION" ]; then
     printf '[install-n8n] no %s version in %s\n' "$package" "$manifest" >&2
     exit 1
   fi
   manifest_sum="$(sha256sum "$manifest" | cut -d' ' -f1)"
   cache_root="${LBA_N8N_CACHE:-${HOME:-/tmp}/.cache/n8n-nodes-lba-ads}"
-  target="$cache_root/$package-$N8N_VERSION"
+  # A scoped package's name as one folder name: @n8n/node-cli -> @n8n-node-cli.
+  slug="${package//\//-}"
+  target="$cache_root/$slug-$N8N_VERSION"
   if [ "$package" = n8n ]; then bin="$target/node_modules/.bin/n8n"; else bin="$target"; fi
   stamp="$target/.install-complete"
 
@@ -112,7 +120,7 @@ main() {
   # wait, then find the finished install.
   # A failed first install removes its lock file (no leftovers), so after taking the lock check
   # that the file we locked is still the one at that path; if not, lock the new one.
-  lockfile="$cache_root/.lock-$package-$N8N_VERSION"
+  lockfile="$cache_root/.lock-$slug-$N8N_VERSION"
   while :; do
     exec 9>"$lockfile"
     if ! flock -n 9; then
@@ -128,13 +136,13 @@ main() {
     exit 0
   fi
   # We hold the lock, so any temp dir left here is from an interrupted install.
-  for d in "$cache_root"/.tmp-"$package-$N8N_VERSION"-* "$cache_root"/.old-"$package-$N8N_VERSION"-*; do
+  for d in "$cache_root"/.tmp-"$slug-$N8N_VERSION"-* "$cache_root"/.old-"$slug-$N8N_VERSION"-*; do
     [ -e "$d" ] || continue
     log "removing leftover of an interrupted install: $d"
     rm -rf "$d"
   done
 
-  tmp="$cache_root/.tmp-$package-$N8N_VERSION-$$"
+  tmp="$cache_root/.tmp-$slug-$N8N_VERSION-$$"
   rm -rf "$tmp"
   mkdir -p "$tmp"
   hb_pid=""
@@ -239,7 +247,7 @@ main() {
       exit 1
     fi
   fi
-  got="$(cd "$tmp" && "$node_bin" -p "require('$package/package.json').version")"
+  got="$(cd "$tmp" && "$node_bin" -p "require('./node_modules/$package/package.json').version")"
   if [ "$got" != "$N8N_VERSION" ]; then
     log "expected $package $N8N_VERSION, got $got"
     exit 1
@@ -248,7 +256,7 @@ main() {
 
   # Atomic swap: a half-done install never sits at $target.
   if [ -e "$target" ]; then
-    old="$cache_root/.old-$package-$N8N_VERSION-$$"
+    old="$cache_root/.old-$slug-$N8N_VERSION-$$"
     mv "$target" "$old"
     mv "$tmp" "$target"
     rm -rf "$old"

@@ -46,7 +46,7 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/duplicateProtection/simulation/', ...engineFree.map((file) => `<rootDir>/${file.replace(/\./g, '\\.')}$`)],
 	moduleNameMapper,
 	testTimeout: reliability.testTimeout,
-	// One file at a time, as the reliability suite: the faults suite counts retries after timeouts.
+	// As many files at a time as the reliability suite (two): its faults suite runs here too.
 	maxWorkers: reliability.maxWorkers,
 	setupFilesAfterEnv: reliability.setupFilesAfterEnv,
 	reporters: reliability.reporters,

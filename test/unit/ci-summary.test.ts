@@ -141,6 +141,8 @@ describe('.ci/run with a stand-in npm', () => {
 		const run = ciRun();
 		expect(run.last).toBe('34 passed, 1 failed, 3 skipped');
 		expect(run.out).toContain('== npm run test:reliability FAILED (exit 1)');
+		// Each background suite's wall time, the CPU time its processes used, and when it began and ended.
+		expect(run.out).toMatch(/^== npm run test:e2e passed in [2-9] s, \d+ s of CPU \(began at \d+ s, ended at \d+ s\)$/m);
 		expect(run.out).toContain('== npm run test:e2e: 10 passed, 0 failed (exit 0)');
 		expect(run.out).toContain('== npm run test:queue: 10 passed, 0 failed (exit 0)');
 		expect(run.status).toBe(1);
