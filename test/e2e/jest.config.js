@@ -18,5 +18,5 @@ module.exports = {
 	// most of its time waiting on its n8n (about a third of a core measured under load), so on
 	// CI's 2 cores three of them overlap (docs/development.md, "CI's time").
 	maxWorkers: 3,
-	testSequencer: '<rootDir>/test/e2e/sequencer.js',
+	// The longest suites first: test/sequencer.js (from the root config).
 };

@@ -97,11 +97,11 @@ describe('.ci/run with a stand-in npm', () => {
 		dir = mkdtempSync(path.join(tmpdir(), 'lba-ci-run-'));
 		mkdirSync(path.join(dir, 'bin'));
 		mkdirSync(path.join(dir, 'npm'));
-		// Sleeps npm/<its arguments>.sleep seconds, prints npm/<its arguments>.out and exits with
-		// npm/<its arguments>.exit (0 when missing).
+		// Sleeps npm/<its arguments>.sleep seconds, uses npm/<its arguments>.cpu seconds of CPU,
+		// prints npm/<its arguments>.out and exits with npm/<its arguments>.exit (0 when missing).
 		writeFileSync(
 			path.join(dir, 'bin', 'npm'),
-			`#!/usr/bin/env bash\nkey=$(printf '%s' "$*" | tr -c 'A-Za-z0-9.-' '_')\n[ ! -f "${dir}/npm/$key.sleep" ] || sleep "$(cat "${dir}/npm/$key.sleep")"\n[ ! -f "${dir}/npm/$key.out" ] || cat "${dir}/npm/$key.out"\nexit "$(cat "${dir}/npm/$key.exit" 2>/dev/null || echo 0)"\n`,
+			`#!/usr/bin/env bash\nkey=$(printf '%s' "$*" | tr -c 'A-Za-z0-9.-' '_')\n[ ! -f "${dir}/npm/$key.sleep" ] || sleep "$(cat "${dir}/npm/$key.sleep")"\n[ ! -f "${dir}/npm/$key.cpu" ] || "${process.execPath}" -e "const t = process.cpuUsage(); while (process.cpuUsage(t).user < $(cat "${dir}/npm/$key.cpu") * 1e6);"\n[ ! -f "${dir}/npm/$key.out" ] || cat "${dir}/npm/$key.out"\nexit "$(cat "${dir}/npm/$key.exit" 2>/dev/null || echo 0)"\n`,
 		);
 		chmodSync(path.join(dir, 'bin', 'npm'), 0o755);
 	});
@@ -138,11 +138,12 @@ describe('.ci/run with a stand-in npm', () => {
 		npmPrints('run test:queue', sample('repo'));
 		npmPrints('run test:e2e', sample('repo'));
 		writeFileSync(path.join(dir, 'npm', 'run_test_e2e.sleep'), '2'); // ends after the failed one
+		writeFileSync(path.join(dir, 'npm', 'run_test_e2e.cpu'), '1.6');
 		const run = ciRun();
 		expect(run.last).toBe('34 passed, 1 failed, 3 skipped');
 		expect(run.out).toContain('== npm run test:reliability FAILED (exit 1)');
 		// Each background suite's wall time, the CPU time its processes used, and when it began and ended.
-		expect(run.out).toMatch(/^== npm run test:e2e passed in [2-9] s, \d+ s of CPU \(began at \d+ s, ended at \d+ s\)$/m);
+		expect(run.out).toMatch(/^== npm run test:e2e passed in \d+ s, [2-9] s of CPU \(began at \d+ s, ended at \d+ s\)$/m);
 		expect(run.out).toContain('== npm run test:e2e: 10 passed, 0 failed (exit 0)');
 		expect(run.out).toContain('== npm run test:queue: 10 passed, 0 failed (exit 0)');
 		expect(run.status).toBe(1);

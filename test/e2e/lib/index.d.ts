@@ -216,11 +216,13 @@ export interface LbaN8n {
 	start(): Promise<void>;
 	/** Stops n8n and the sandbox; removes the user folder unless LBA_E2E_KEEP=1. */
 	close(): Promise<void>;
+	/** The id n8n saved one of `credentials` with, by the id the suite gave it (n8n's REST API picks its own). */
+	credentialId(id: string): string;
 }
 export interface LbaN8nOptions {
 	/** Workflows to import (with their ids). */
 	workflows?: object[];
-	/** Credentials to import beside "LBA sandbox". */
+	/** Credentials to save beside "LBA sandbox" (the workflows are saved pointing at them: `credentialId`). */
 	credentials?: (sandboxUrl: string) => CredentialImport[];
 	/** `false`: leave n8n stopped (`n8n`/`rest` undefined) until the suite calls `start()`. Default true. */
 	start?: boolean;
