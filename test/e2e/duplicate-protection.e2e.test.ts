@@ -335,7 +335,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	test('the sandbox first, then another service (another credential and base URL): each receives its campaigns once', async () => {
 		const inSandbox = await run('dpTargets');
 		expect(fates(inSandbox.output(LBA))).toEqual(['created', 'created']);
-		await setNode('dpTargets', LBA, (node) => ({ ...node, credentials: { lbaAdsApi: { ...SECOND_CREDENTIAL, id: setup.credentialId(SECOND_CREDENTIAL.id) } } }));
+		await setNode('dpTargets', LBA, (node) => ({ ...node, credentials: { lbaAdsApi: { ...SECOND_CREDENTIAL, id: setup!.credentialId(SECOND_CREDENTIAL.id) } } }));
 		const inSecond = await run('dpTargets');
 		expect(fates(inSecond.output(LBA))).toEqual(['created', 'created']);
 		const again = await run('dpTargets');
