@@ -3,7 +3,10 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { SERVER, rawRequest, spawnServer, stop } from './helpers';
+import { BANNER_GUARD_MS, SERVER, rawRequest, spawnServer, stop } from './helpers';
+
+// Room for the start-up guard (a slow first start), and the test after it.
+const START_TIMEOUT = BANNER_GUARD_MS + 60_000;
 
 /** Node binaries to try: this one, and the system one if it is another version. */
 function nodeBinaries(): string[] {
@@ -42,7 +45,7 @@ describe.each(nodeBinaries())('with %s', (node) => {
     } finally {
       expect(await stop(server.child)).toBe(0);
     }
-  });
+  }, START_TIMEOUT);
 
   test('environment variables stand in for flags; --quiet prints only the first line', async () => {
     const server = await spawnServer(node, ['--quiet'], {
@@ -67,7 +70,7 @@ describe.each(nodeBinaries())('with %s', (node) => {
     } finally {
       await stop(server.child);
     }
-  });
+  }, START_TIMEOUT);
 
   test('--help prints the flags; an unknown flag or a bad value exits non-zero', () => {
     const help = spawnSync(node, [SERVER, '--help'], { encoding: 'utf8' });

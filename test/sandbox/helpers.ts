@@ -112,6 +112,13 @@ export interface Started {
 }
 
 /**
+ * A guard against a sandbox that never starts, not a speed check: a start takes under a second on an
+ * idle machine, but one that first builds its geocoder's index for this Node (a fresh clone, the
+ * system Node) took over 20 s in a CI run on a slow, loaded machine (load average 10), and failed.
+ */
+export const BANNER_GUARD_MS = 150_000;
+
+/**
  * Spawns `node <script> ...args` (by default the sandbox's command line) and waits for its first
  * line, "LBA sandbox listening on <url>".
  */
@@ -119,7 +126,7 @@ export function spawnServer(node: string, args: string[], env: Record<string, st
   return new Promise((resolve, reject) => {
     const child = spawn(node, [script, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, cwd: REPO });
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`no banner in 20 s: ${output}`)), 20000);
+    const timer = setTimeout(() => reject(new Error(`no banner in ${BANNER_GUARD_MS / 1000} s: ${output}`)), BANNER_GUARD_MS);
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /^LBA sandbox listening on (http:\/\/\S+)\n/.exec(output);
