@@ -91,6 +91,15 @@ describe('the sum over the steps', () => {
 	});
 });
 
+/** Whether process `pid` still runs (a zombie, ended but not yet reaped, does not). */
+function isRunning(pid: number): boolean {
+	try {
+		return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+	} catch {
+		return false;
+	}
+}
+
 describe('.ci/run with a stand-in npm', () => {
 	// Above the stand-in run's own hang guard (ciRun), for a loaded machine.
 	jest.setTimeout(150_000);
@@ -99,11 +108,13 @@ describe('.ci/run with a stand-in npm', () => {
 		dir = mkdtempSync(path.join(tmpdir(), 'lba-ci-run-'));
 		mkdirSync(path.join(dir, 'bin'));
 		mkdirSync(path.join(dir, 'npm'));
-		// Sleeps npm/<its arguments>.sleep seconds, uses npm/<its arguments>.cpu seconds of CPU,
-		// prints npm/<its arguments>.out and exits with npm/<its arguments>.exit (0 when missing).
+		// Starts a process in a session of its own when npm/<its arguments>.daemon exists (its pid
+		// written there), sleeps npm/<its arguments>.sleep seconds, uses npm/<its arguments>.cpu
+		// seconds of CPU, prints npm/<its arguments>.out and exits with npm/<its arguments>.exit (0
+		// when missing).
 		writeFileSync(
 			path.join(dir, 'bin', 'npm'),
-			`#!/usr/bin/env bash\nkey=$(printf '%s' "$*" | tr -c 'A-Za-z0-9.-' '_')\n[ ! -f "${dir}/npm/$key.sleep" ] || sleep "$(cat "${dir}/npm/$key.sleep")"\n[ ! -f "${dir}/npm/$key.cpu" ] || "${process.execPath}" -e "const t = process.cpuUsage(); while (process.cpuUsage(t).user < $(cat "${dir}/npm/$key.cpu") * 1e6);"\n[ ! -f "${dir}/npm/$key.out" ] || cat "${dir}/npm/$key.out"\nexit "$(cat "${dir}/npm/$key.exit" 2>/dev/null || echo 0)"\n`,
+			`#!/usr/bin/env bash\nkey=$(printf '%s' "$*" | tr -c 'A-Za-z0-9.-' '_')\n[ ! -f "${dir}/npm/$key.daemon" ] || { setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! >"${dir}/npm/$key.daemon"; }\n[ ! -f "${dir}/npm/$key.sleep" ] || sleep "$(cat "${dir}/npm/$key.sleep")"\n[ ! -f "${dir}/npm/$key.cpu" ] || "${process.execPath}" -e "const t = process.cpuUsage(); while (process.cpuUsage(t).user < $(cat "${dir}/npm/$key.cpu") * 1e6);"\n[ ! -f "${dir}/npm/$key.out" ] || cat "${dir}/npm/$key.out"\nexit "$(cat "${dir}/npm/$key.exit" 2>/dev/null || echo 0)"\n`,
 		);
 		chmodSync(path.join(dir, 'bin', 'npm'), 0o755);
 	});
@@ -156,9 +167,14 @@ describe('.ci/run with a stand-in npm', () => {
 		npmPrints('test', sample('mixed'), 1);
 		npmPrints('run test:queue', sample('repo'));
 		writeFileSync(path.join(dir, 'npm', 'run_test_queue.sleep'), '100');
+		// A process that left the suite's process group, as n8n, PostgreSQL and Redis do.
+		writeFileSync(path.join(dir, 'npm', 'run_test_queue.daemon'), '');
 		const started = Date.now();
 		const run = ciRun();
 		expect(Date.now() - started).toBeLessThan(60_000); // stopped, not waited for (100 s)
+		const daemon = Number(readFileSync(path.join(dir, 'npm', 'run_test_queue.daemon'), 'utf8'));
+		expect(daemon).toBeGreaterThan(1);
+		expect(isRunning(daemon)).toBe(false);
 		expect(run.last).toBe('2 passed, 1 failed, 2 skipped');
 		for (const suite of ['queue', 'n8n1', 'reliability', 'e2e']) expect(run.out).toContain(`== npm run test:${suite}: not run (an earlier step failed)`);
 		expect(run.status).toBe(1);
