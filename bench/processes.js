@@ -2,7 +2,9 @@
 // Child processes the bench talks to: the sandbox, Prism and the bare node:http server.
 // Each runs in its own process so the load generator (or n8n) never shares its event loop.
 const path = require('node:path');
-const { spawn, execFileSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
+
+const { installPinned } = require('../test/e2e/lib/env');
 
 const REPO = path.resolve(__dirname, '..');
 
@@ -53,13 +55,7 @@ function startSandbox({ token, productsScale = 1 }) {
 
 /** Prism's install folder: bench/prism/package.json's pin, installed once into the cache outside the clone. */
 function prismFolder() {
-	const out = execFileSync('bash', [path.join(REPO, 'scripts', 'install-n8n.sh')], {
-		cwd: REPO,
-		env: { ...process.env, LBA_N8N_MANIFEST: 'bench/prism/package.json', LBA_N8N_PACKAGE: '@stoplight/prism-cli', LBA_N8N_NODE: 'system' },
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	return out.trim().split('\n').pop();
+	return installPinned({ LBA_N8N_MANIFEST: 'bench/prism/package.json', LBA_N8N_PACKAGE: '@stoplight/prism-cli', LBA_N8N_NODE: 'system' });
 }
 
 /**

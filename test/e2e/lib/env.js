@@ -47,6 +47,21 @@ function node24Env(extra = {}) {
 	return Object.assign(env, extra);
 }
 
+/**
+ * scripts/install-n8n.sh with `env` (a pin other than n8n's: LBA_N8N_MANIFEST, LBA_N8N_PACKAGE...),
+ * instant when cached: the last line it prints, the bin or the install folder.
+ */
+function installPinned(env = {}) {
+	const out = execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'install-n8n.sh')], {
+		cwd: REPO_ROOT,
+		env: { ...process.env, ...env },
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+		maxBuffer: 16 * 1024 * 1024,
+	});
+	return out.trim().split('\n').pop();
+}
+
 let cachedBin;
 /**
  * Path of the real n8n bin. Uses LBA_N8N_BIN if set, else runs scripts/install-n8n.sh
@@ -57,13 +72,7 @@ function n8nBin() {
 	if (process.env.LBA_N8N_BIN) {
 		cachedBin = process.env.LBA_N8N_BIN;
 	} else {
-		const out = execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'install-n8n.sh')], {
-			cwd: REPO_ROOT,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'inherit'],
-			maxBuffer: 16 * 1024 * 1024,
-		});
-		cachedBin = out.trim().split('\n').pop();
+		cachedBin = installPinned();
 	}
 	if (!fs.existsSync(cachedBin)) throw new Error(`n8n bin not found: ${cachedBin}`);
 	return cachedBin;
@@ -130,6 +139,7 @@ function ensureDir(dir) {
 }
 
 module.exports = {
+	installPinned,
 	REPO_ROOT,
 	CACHE_DIR,
 	NODE24_DIR,

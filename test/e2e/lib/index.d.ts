@@ -6,6 +6,8 @@ export declare const NODE24_DIR: string;
 export declare const NODE24_BIN: string;
 export declare const ARTIFACTS_DIR: string;
 export declare function node24Env(extra?: Record<string, string>): NodeJS.ProcessEnv;
+/** scripts/install-n8n.sh with `env` (another pin: LBA_N8N_MANIFEST, LBA_N8N_PACKAGE...): the last line it prints. */
+export declare function installPinned(env?: Record<string, string>): string;
 /** Real n8n bin: $LBA_N8N_BIN, or scripts/install-n8n.sh (instant when cached). */
 export declare function n8nBin(): string;
 /** The n8n versions we test, from n8n-versions.json at the repo root. */
