@@ -143,6 +143,7 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 	beforeAll(async () => {
 		model = await startScriptedModel({ model: 'scripted-gpt' });
 		setup = await e2e.startLbaN8n('ai-agent', {
+			shared: true,
 			workflows: Object.values(WORKFLOWS),
 			credentials: () => [{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } }],
 		});
@@ -308,6 +309,7 @@ e2e.describeE2E('examples/ai-campaign-assistant.json chatted with in the editor,
 	beforeAll(async () => {
 		model = await startScriptedModel({ model: 'gpt-4.1-mini' });
 		setup = await e2e.startLbaN8n('ai-chat', {
+			shared: true,
 			workflows: [REGULAR_ERROR_WORKFLOW, e2e.loadExample('aiCampaignAssistant')],
 			credentials: () => [{ ...e2e.EXAMPLE_OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } }],
 		});

@@ -43,7 +43,7 @@ e2e.describeE2E(`Create Campaign dry run in real n8n ${e2e.n8nVersion()}`, () =>
 	}
 
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('dry-run', { workflows: [WORKFLOW] });
+		setup = await e2e.startLbaN8n('dry-run', { workflows: [WORKFLOW], shared: true });
 		({ sandbox, rest } = setup);
 		n8n = setup.n8n!;
 	}, 15 * 60 * 1000);

@@ -139,7 +139,7 @@ e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersio
 	}
 
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('free-campaign', { workflows: [WORKFLOW, OLD_WORKFLOW] });
+		setup = await e2e.startLbaN8n('free-campaign', { workflows: [WORKFLOW, OLD_WORKFLOW], shared: true });
 		({ sandbox, rest } = setup);
 		n8n = setup.n8n!;
 		session = await e2e.editorSession(n8n);

@@ -314,7 +314,7 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 	}
 
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('identity', { workflows: WORKFLOWS, publish: PUBLISHED });
+		setup = await e2e.startLbaN8n('identity', { workflows: WORKFLOWS, publish: PUBLISHED, shared: true });
 		({ rest } = setup);
 		steps = e2e.userSteps(setup);
 	}, 15 * 60 * 1000);

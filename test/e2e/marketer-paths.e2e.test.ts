@@ -151,7 +151,7 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 	const allAnswered = (prefix: string) => steps.sandboxSees((requests) => postsOf(requests, prefix).every((request) => request.status !== null));
 
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('paths', { workflows: WORKFLOWS, publish: PUBLISHED });
+		setup = await e2e.startLbaN8n('paths', { workflows: WORKFLOWS, publish: PUBLISHED, shared: true });
 		rest = setup.rest;
 		steps = e2e.userSteps(setup);
 	}, 15 * 60 * 1000);

@@ -59,7 +59,7 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 	}
 
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('mcp', { workflows: [workflow], credentials: () => [bearerCredential] });
+		setup = await e2e.startLbaN8n('mcp', { workflows: [workflow], credentials: () => [bearerCredential], shared: true });
 		await setup.rest.activateWorkflow(workflow.id);
 		url = new URL(`${setup.n8n.baseUrl}/mcp/lba-ads`);
 		// Publishing registers the trigger's webhooks a moment later: connect once they answer.

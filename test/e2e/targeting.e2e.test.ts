@@ -60,7 +60,7 @@ e2e.describeE2E(`targeting the geocoded place in real n8n ${e2e.n8nVersion()}`, 
 	}
 
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('targeting', { workflows: [...STORES.map(exampleFor), PICKER, e2e.loadExample('geocodeToCampaignOwnIds')] });
+		setup = await e2e.startLbaN8n('targeting', { workflows: [...STORES.map(exampleFor), PICKER, e2e.loadExample('geocodeToCampaignOwnIds')], shared: true });
 		({ sandbox, rest } = setup);
 		n8n = setup.n8n!;
 	}, 15 * 60 * 1000);

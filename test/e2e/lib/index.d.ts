@@ -230,6 +230,12 @@ export interface LbaN8nOptions {
 	start?: boolean;
 	/** Ids of `workflows` to publish (activate) once saved; not with `start: false`. */
 	publish?: string[];
+	/**
+	 * The run's shared n8n (global-setup.js) instead of one of the suite's own: for a suite that never stops n8n,
+	 * reads its database or log, runs its CLI, or adds a node in the editor (which would pick any credential of
+	 * the type). Its credentials get ids of their own (`credentialId`); not with `start: false`.
+	 */
+	shared?: boolean;
 }
 /**
  * n8n installed if missing, then sandbox + n8n user folder `lba-e2e-<name>-*` with the packed package, the "LBA sandbox"

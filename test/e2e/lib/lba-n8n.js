@@ -11,7 +11,7 @@ const { startSandbox } = require('../../../sandbox/server');
 const { REPO_ROOT, n8nBin } = require('./env');
 const { makeUserFolder, packPackage, installCommunityPackage } = require('./packages');
 const { importCredentials, importWorkflow } = require('./cli');
-const { startN8n, setupOwnerAndLogin } = require('./server');
+const { startN8n, setupOwnerAndLogin, N8nRest } = require('./server');
 const { sandboxCredential, SANDBOX_CREDENTIAL_ID } = require('./examples');
 
 /** Where the template's "LBA sandbox" credential points until a suite points it at its own sandbox. */
@@ -33,6 +33,41 @@ async function makeLbaTemplate(template, nodesDir) {
 }
 
 /**
+ * The n8n the suites marked `shared` use (test/e2e/global-setup.js, once per jest run): the package
+ * installed, the owner set up, no credential. An n8n start is about 13 s of CPU (12 s of it loading
+ * n8n's modules); nine suites share this one instead of starting their own. Each still has its own
+ * sandbox, credentials (saved over REST, their ids mapped in its workflows) and workflows (their
+ * ids distinct across suites: saving one twice fails). A suite that stops, restarts or kills n8n,
+ * reads its database or log, runs its CLI, or needs an n8n with no other credential of its type
+ * (the editor would pick that one) keeps its own.
+ * @returns {Promise<{ n8n: N8nInstance, folder: UserFolder, env: string }>} `env`: what a suite reads
+ *   from LBA_E2E_SHARED_N8N
+ */
+async function startSharedN8n(nodesDir) {
+	const folder = makeUserFolder('lba-e2e-shared-');
+	fs.cpSync(nodesDir, folder.nodesDir, { recursive: true });
+	const n8n = await startN8n(folder);
+	try {
+		await setupOwnerAndLogin(n8n);
+	} catch (error) {
+		await n8n.stop();
+		throw error;
+	}
+	const { baseUrl, port, brokerPort, pid, logFile, startupMs } = n8n;
+	return { n8n, folder, env: JSON.stringify({ baseUrl, port, brokerPort, pid, logFile, startupMs, dir: folder.dir, n8nDir: folder.n8nDir }) };
+}
+
+/** The shared n8n as a suite sees it: an N8nInstance that a suite cannot stop, and its folder, never removed by a suite. */
+function sharedN8n() {
+	const { baseUrl, port, brokerPort, pid, logFile, startupMs, dir, n8nDir } = JSON.parse(process.env.LBA_E2E_SHARED_N8N);
+	const refuse = async () => {
+		throw new Error('the shared n8n is started and stopped by test/e2e/global-setup.js: a suite that stops n8n needs its own (no `shared`)');
+	};
+	const n8n = { baseUrl, port, brokerPort, pid, userFolder: dir, logFile, startupMs, logs: () => fs.readFileSync(logFile, 'utf8'), exited: () => null, stop: refuse };
+	return { n8n, userFolder: { dir, n8nDir, nodesDir: path.join(n8nDir, 'nodes'), cleanup: () => {} }, refuse };
+}
+
+/**
  * @param {string} name  user folder prefix, e.g. 'dry-run' (the folder is `lba-e2e-<name>-XXXXXX`)
  * @param {{
  *   workflows?: object[],
@@ -44,9 +79,14 @@ async function makeLbaTemplate(template, nodesDir) {
  *   `start: false` leaves n8n stopped (`n8n` and `rest` undefined), for suites that run
  *   `n8n execute` or import more workflows first; they call `setup.start()` themselves.
  *   `publish`: ids of `workflows` published (activated) once saved, with n8n running.
+ *   `shared`: the run's shared n8n (startSharedN8n) instead of one of the suite's own, when
+ *   global-setup.js started one; its "LBA sandbox" credential is saved over REST with an id of its
+ *   own (`setup.credentialId(SANDBOX_CREDENTIAL_ID)`), and its published workflows unpublished on close.
  */
 async function startLbaN8n(name, opts = {}) {
 	if (opts.start === false && opts.publish) throw new Error('startLbaN8n: `publish` needs n8n started (not `start: false`)');
+	if (opts.shared && opts.start === false) throw new Error('startLbaN8n: `shared` needs n8n started (not `start: false`)');
+	if (opts.shared && process.env.LBA_E2E_SHARED_N8N) return await joinSharedN8n(name, opts);
 	n8nBin(); // installs n8n when missing (minutes, once), before anything is started
 	const sandbox = await startSandbox({ port: 0, quiet: true });
 	const lbaTemplate = process.env.LBA_E2E_LBA_TEMPLATE;
@@ -126,6 +166,41 @@ async function startLbaN8n(name, opts = {}) {
 	return setup;
 }
 
+/** startLbaN8n on the shared n8n: the suite's sandbox, credentials and workflows, none of n8n's start. */
+async function joinSharedN8n(name, opts) {
+	const sandbox = await startSandbox({ port: 0, quiet: true });
+	const { n8n, userFolder, refuse } = sharedN8n();
+	const setup = { sandbox, userFolder, n8n, rest: new N8nRest(n8n.baseUrl), start: refuse };
+	const credentialIds = new Map();
+	setup.credentialId = (id) => credentialIds.get(id) || id;
+	const published = [];
+	setup.close = async () => {
+		// Its triggers would go on calling a sandbox that is gone.
+		for (const id of published) await setup.rest.call('POST', `/rest/workflows/${id}/deactivate`, {}).catch(() => {});
+		await sandbox.close();
+	};
+	const started = Date.now();
+	try {
+		await setup.rest.login();
+		const credential = sandboxCredential(sandbox.url, sandbox.tokens[0]);
+		const others = opts.credentials ? opts.credentials(sandbox.url) : [];
+		for (const { id, name: credentialName, type, data } of [credential, ...others]) {
+			const created = await setup.rest.call('POST', '/rest/credentials', { name: credentialName, type, data });
+			credentialIds.set(id, created.id);
+		}
+		await createWorkflows(setup.rest, (opts.workflows || []).map((workflow) => withCredentialIds(workflow, credentialIds)));
+		for (const id of opts.publish || []) {
+			await setup.rest.activateWorkflow(id);
+			published.push(id);
+		}
+		console.log(`[e2e] ${name} set-up on the shared n8n: ${((Date.now() - started) / 1000).toFixed(1)} s (load ${os.loadavg()[0].toFixed(1)})`);
+	} catch (error) {
+		await setup.close().catch(() => {});
+		throw error;
+	}
+	return setup;
+}
+
 /**
  * The suite's workflows saved through the running n8n (POST /rest/workflows), with their own ids, which
  * the suites use: n8n 2.40.7's CreateWorkflowDto takes an `id` and refuses one that exists. One n8n CLI
@@ -151,4 +226,4 @@ function withCredentialIds(workflow, ids) {
 	return { ...workflow, nodes };
 }
 
-module.exports = { startLbaN8n, makeLbaTemplate };
+module.exports = { startLbaN8n, makeLbaTemplate, startSharedN8n };
