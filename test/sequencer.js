@@ -15,24 +15,29 @@ const LONGEST_FIRST = [
 	'scan/scanner.test.ts', // 13 to 25 s
 	'sandbox/geocode-cache.test.ts', // 13 to 17 s
 	'duplicateProtection/identity.test.ts', // 11 to 18 s
-	// npm run test:n8n1 (and sameCampaign, campaignGuard and identity above)
-	'reliability/faults.reliability.test.ts', // 104 to 123 s
-	'reliability/secrets.reliability.test.ts', // 78 to 116 s
+	// npm run test:reliability, two files at a time: its longest first, so that the other four
+	// (about 530 s in all) run beside it
+	'reliability/bad-input.reliability.test.ts', // 422 to 447 s
+	// npm run test:n8n1 (and sameCampaign, campaignGuard and identity above); then the rest of test:reliability
+	'reliability/faults.reliability.test.ts', // 104 to 147 s
+	'reliability/secrets.reliability.test.ts', // 78 to 128 s
 	'actions/location/findTargetingLocation.test.ts', // 26 s
-	// npm run test:reliability (and faults and secrets above)
-	'reliability/bad-input.reliability.test.ts', // 214 s
-	'reliability/sandbox-abuse.reliability.test.ts', // 89 s
-	// npm run test:e2e
-	'e2e/lba-ads-trigger.e2e.test.ts',
-	'e2e/identity.e2e.test.ts',
-	'e2e/lba-ads-examples.e2e.test.ts',
-	'e2e/ai-agent.e2e.test.ts',
-	'e2e/first-campaign.e2e.test.ts',
-	'e2e/duplicate-protection.e2e.test.ts',
-	'e2e/community-install.e2e.test.ts',
-	'e2e/dry-run.e2e.test.ts',
-	'e2e/free-campaign.e2e.test.ts',
-	'e2e/marketer-paths.e2e.test.ts',
+	'reliability/sandbox-abuse.reliability.test.ts', // 89 to 134 s
+	// npm run test:e2e, three at a time (seconds of runs AH and AI, a core busy, 2026-11-27)
+	'e2e/lba-ads-examples.e2e.test.ts', // 215 to 336 s
+	'e2e/lba-ads-trigger.e2e.test.ts', // 153 to 207 s
+	'e2e/community-install.e2e.test.ts', // 180 s
+	'e2e/identity.e2e.test.ts', // 152 to 172 s
+	'e2e/first-campaign.e2e.test.ts', // 113 to 151 s
+	'e2e/lba-ads-load.e2e.test.ts', // 110 to 121 s
+	'e2e/duplicate-protection.e2e.test.ts', // 111 to 114 s
+	'e2e/ai-agent.e2e.test.ts', // 63 to 92 s
+	'e2e/free-campaign.e2e.test.ts', // 72 to 79 s
+	'e2e/marketer-paths.e2e.test.ts', // 70 to 77 s
+	'e2e/custom-api-call.e2e.test.ts', // 51 to 65 s
+	'e2e/mcp.e2e.test.ts', // 46 to 51 s
+	'e2e/targeting.e2e.test.ts', // 36 to 42 s
+	'e2e/dry-run.e2e.test.ts', // 30 to 34 s
 ];
 
 class LongestFirst extends Sequencer {
