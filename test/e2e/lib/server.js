@@ -4,6 +4,7 @@
 //
 // Endpoints (n8n 2.40.7, read from packages/cli sources and checked live):
 //   GET  /healthz                        -> {"status":"ok"} (no auth)
+//   GET  /healthz/readiness              -> 200 once the database is connected and migrated and start-up done, else 503
 //   POST /rest/owner/setup               {email, firstName, lastName, password} (skipAuth; sets cookie n8n-auth)
 //   POST /rest/login                     {emailOrLdapLoginId, password} (sets cookie n8n-auth)
 //   GET  /rest/login                     current user (auth)
@@ -128,7 +129,7 @@ async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wanted
 		},
 	};
 
-	// Wait for /healthz, then for the REST API (settings) to answer.
+	// Wait for /healthz and /healthz/readiness, then for the REST API (settings) to answer.
 	while (true) {
 		if (exited) {
 			throw new Error(`n8n exited early (${JSON.stringify(exited)}); log ${logFile}:\n${output.slice(-4000)}`);
@@ -143,7 +144,10 @@ async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wanted
 				throw new Error('worker not ready');
 			}
 			const health = await fetch(`${baseUrl}/healthz`);
-			if (health.ok) {
+			// n8n's own notion of ready: database connected and migrated, start-up done (503 until
+			// then; an n8n without the endpoint answers 404).
+			const readiness = health.ok ? await fetch(`${baseUrl}/healthz/readiness`) : health;
+			if (readiness.ok || readiness.status === 404) {
 				const settings = await fetch(`${baseUrl}/rest/settings`);
 				// /healthz and /rest/settings answer ~2 s before the rest: until then other routes
 				// (workflow runs, /types/nodes.json) answer 200 "n8n is starting up. Please wait".
@@ -157,6 +161,11 @@ async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wanted
 	}
 	instance.startupMs = Date.now() - started;
 	return instance;
+}
+
+/** n8n's answer while its last database ping failed: sent before any route ran. */
+function isDatabaseNotReady(res) {
+	return res.status === 503 && res.body && typeof res.body === 'object' && res.body.message === 'Database is not ready!';
 }
 
 /**
@@ -184,7 +193,20 @@ class N8nRest {
 	 * @returns {Promise<{ status: number, body: any, headers: Headers }>} body is the parsed
 	 * JSON (n8n's `{data}` wrapper kept) or text.
 	 */
-	async request(method, urlPath, body, { headers = {} } = {}) {
+	async request(method, urlPath, body, options = {}) {
+		// n8n pings its database every 2 s (5 s timeout) and, while a ping has failed, a middleware
+		// placed before every route answers 503 "Database is not ready!" (abstract-server.js in
+		// n8n 2.40.7). On a loaded machine a ping can time out with nothing wrong (CI, load 7 to 9).
+		// No route ran, so the request did nothing and is sent again, for up to 60 s.
+		const started = Date.now();
+		while (true) {
+			const res = await this.requestOnce(method, urlPath, body, options);
+			if (!isDatabaseNotReady(res) || Date.now() - started > 60000) return res;
+			await sleep(500);
+		}
+	}
+
+	async requestOnce(method, urlPath, body, { headers = {} } = {}) {
 		const res = await fetch(this.baseUrl + urlPath, {
 			method,
 			headers: {
