@@ -88,8 +88,19 @@ const normalise = (results: unknown[]) =>
 	) as unknown[];
 
 const installed = existsSync(join(N8N_MODULES, 'n8n/dist/deduplication/deduplication-helper.js'));
+// On a developer's machine without n8n the test is left out (a todo says how to run it). CI
+// (.ci/run sets LBA_REQUIRE_N8N) never leaves it out: on a bare machine n8n was found missing or
+// half-installed there (its queue suite installs the same n8n at the same time, 565 s once), and the
+// test was skipped without a word but a todo. So there it installs n8n, or waits for the install
+// under way (scripts/install-n8n.sh takes a lock).
+const required = Boolean(process.env.LBA_REQUIRE_N8N);
 
-(installed ? describe : describe.skip)("the store model against n8n 2.40.7's own helper on SQLite", () => {
+(installed || required ? describe : describe.skip)("the store model against n8n 2.40.7's own helper on SQLite", () => {
+	beforeAll(() => {
+		if (installed) return;
+		execFileSync('bash', [join(__dirname, '../../../../../scripts/install-n8n.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
+	}, 30 * 60_000);
+
 	it('200 seeded sequences of 30 calls, some in pairs interleaved: the same answers, the same rows after every call', async () => {
 		const sequences = Array.from({ length: 200 }, (_, n) => drawCalls(n + 1, 30));
 		const real = JSON.parse(
@@ -107,7 +118,7 @@ const installed = existsSync(join(N8N_MODULES, 'n8n/dist/deduplication/deduplica
 	}, 600_000);
 });
 
-if (!installed) it.todo(`the store differential test needs n8n 2.40.7 (bash scripts/install-n8n.sh); not found in ${N8N_MODULES}`);
+if (!installed && !required) it.todo(`the store differential test needs n8n 2.40.7 (bash scripts/install-n8n.sh); not found in ${N8N_MODULES}`);
 
 /** Between two sequences the real store is emptied (one database for all of them). */
 function clearAll(calls: Call[]): Call[] {
