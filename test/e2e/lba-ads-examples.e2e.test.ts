@@ -4,11 +4,11 @@
 // node outputs and on what the sandbox received (its journal), with expected values computed
 // from the sandbox's own answers, never copied from a past run.
 //
-// Schedule Trigger: `n8n execute --id` only starts workflows with a Manual Trigger (or an
-// Execute Workflow Trigger); for anything else n8n 2.40.7 stops with "Missing node to start
-// execution". The test pins that, then runs the scheduled example the way a user tests it:
-// the editor's "Execute workflow" (POST /rest/workflows/:id/run with triggerToStartFrom),
-// where the Schedule Trigger emits one item at once.
+// Each example runs the way a user tries it: the editor's "Execute workflow" (POST
+// /rest/workflows/:id/run with triggerToStartFrom; a Schedule Trigger emits one item at once).
+// `n8n execute --id` only starts workflows with a Manual Trigger (or an Execute Workflow
+// Trigger); for anything else n8n 2.40.7 stops with "Missing node to start execution". The last
+// test pins that, with n8n stopped (the CLI and a running n8n would share the database).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -46,8 +46,8 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let userFolder: e2e.UserFolder;
-	let n8n: e2e.N8nInstance | undefined;
-	let rest: e2e.N8nRest | undefined;
+	let n8n: e2e.N8nInstance;
+	let rest: e2e.N8nRest;
 	let browser: e2e.BrowserSession | undefined;
 
 	/** A sandbox answer, typed as the caller expects it (the test then checks it). */
@@ -68,12 +68,25 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		expect(typeof regency?.long_name).toBe('string');
 		return regency!.long_name; // checked just above
 	}
+	/** The example run as the editor's "Execute workflow" runs it, from its trigger; its record once ended. */
+	async function runFromEditor(key: keyof typeof e2e.EXAMPLES) {
+		const example = e2e.loadExample(key);
+		const trigger = example.nodes.find((node: any) => /trigger/i.test(node.type));
+		const { executionId } = await rest.runWorkflow(example.id, trigger.name);
+		await rest.waitForExecution(executionId);
+		const run = await rest.getExecutionRun(executionId);
+		expect(run.error).toBeNull();
+		expect(run.status).toBe('success');
+		return run;
+	}
 
 	beforeAll(async () => {
 		if (!fs.existsSync(NODE_JS)) throw new Error(`${NODE_JS} missing: run 'npm run build' first`);
-		// n8n is started by the first editor test: the ones before run `n8n execute`.
-		setup = await e2e.startLbaN8n('examples', { workflows: e2e.loadAllExamples(), start: false });
+		const used = (['geocodeToCampaign', 'scheduledCampaignLaunch', 'productsUnderPrice'] as const).map((key) => e2e.loadExample(key));
+		setup = await e2e.startLbaN8n('examples', { workflows: used });
 		({ sandbox, userFolder } = setup);
+		n8n = setup.n8n!; // started: no `start: false`
+		rest = setup.rest;
 	}, 15 * 60 * 1000);
 
 	afterAll(async () => {
@@ -85,8 +98,7 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		const city = await expectedCity();
 		const before = (await journal()).length;
 
-		const res = await e2e.executeWorkflow(userFolder, e2e.EXAMPLES.geocodeToCampaign.id);
-		if (!res.ok) throw new Error(res.failure);
+		const res = await runFromEditor('geocodeToCampaign');
 		expect(res.output('Where is the store?')).toEqual([expect.objectContaining({ found: true, city })]);
 		const [created] = res.output('Launch city campaign');
 		expect(created).toMatchObject({ success: true, status: 'Published' });
@@ -103,14 +115,6 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		expect((received[0] as unknown as { targets: unknown }).targets).toEqual([{ locationId: request.channels[0].locationId, place: city }]);
 	});
 
-	test('(b) scheduled-campaign-launch: `n8n execute` refuses a Schedule Trigger workflow', async () => {
-		const before = (await journal()).length;
-		const res = await e2e.executeWorkflow(userFolder, e2e.EXAMPLES.scheduledCampaignLaunch.id);
-		expect(res.ok).toBe(false);
-		expect(res.stdout + res.stderr).toContain('Missing node to start execution');
-		expect(await journal()).toHaveLength(before);
-	});
-
 	test('(c) products-under-price: exactly the catalogue products under Rp 50.000', async () => {
 		const catalogue = (await sandboxApi<{ results: Array<{ uuid: string; price: { amount: number } }> }>('/io/products')).results;
 		const expected = catalogue.filter((p) => p.price.amount < 50000).map((p) => p.uuid);
@@ -118,8 +122,7 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		expect(expected.length).toBeGreaterThan(0);
 		expect(expected.length).toBeLessThan(catalogue.length);
 
-		const res = await e2e.executeWorkflow(userFolder, e2e.EXAMPLES.productsUnderPrice.id);
-		if (!res.ok) throw new Error(res.failure);
+		const res = await runFromEditor('productsUnderPrice');
 		expect(res.output('List data packages')).toHaveLength(catalogue.length);
 		const kept = res.output('Under Rp 50.000');
 		for (const product of kept) expect(product.price).toBeLessThan(50000);
@@ -127,18 +130,12 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 	});
 
 	test('(b) scheduled-campaign-launch from the editor\'s "Execute workflow": tsel + xl, WIB dates', async () => {
-		await setup!.start();
-		({ n8n, rest } = setup!);
 		const example = e2e.loadExample('scheduledCampaignLaunch');
-		const trigger = nodeOfType(example, 'n8n-nodes-base.scheduleTrigger');
+		nodeOfType(example, 'n8n-nodes-base.scheduleTrigger');
 		const launch = nodeOfType(example, NODE_TYPE);
 		const before = (await journal()).length;
 
-		const { executionId } = await rest.runWorkflow(example.id, trigger.name);
-		await rest.waitForExecution(executionId);
-		const exec = await rest.getExecutionRun(executionId);
-		expect(exec.error).toBeNull();
-		expect(exec.status).toBe('success');
+		const exec = await runFromEditor('scheduledCampaignLaunch');
 		const [created] = exec.output(launch.name);
 		expect(created).toMatchObject({ success: true, status: 'Published' });
 		expect(created.channels).toHaveLength(2);
@@ -151,7 +148,6 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 	});
 
 	test('editor in Chromium: example (a) panel, authentication choice, run from the editor', async () => {
-		if (!n8n || !rest) throw new Error('n8n not started');
 		const nodeTypes = (await rest.request('GET', '/types/nodes.json')).body as Array<{ name: string; properties: any[] }>;
 		const properties = nodeTypes.find((t) => t.name === NODE_TYPE)!.properties;
 		const optionNames = (prop: any) => prop.options.map((o: any) => o.name);
@@ -247,5 +243,16 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 			await expect(dialog.locator(`[data-test-id="parameter-input-${field}"]`).count()).resolves.toBe(1);
 		}
 		await e2e.screenshot(page, 'examples-authentication-choice');
+	});
+
+	test('(b) scheduled-campaign-launch: `n8n execute` refuses a Schedule Trigger workflow', async () => {
+		await browser?.close();
+		browser = undefined;
+		await n8n.stop();
+		const before = (await journal()).length;
+		const res = await e2e.executeWorkflow(userFolder, e2e.EXAMPLES.scheduledCampaignLaunch.id);
+		expect(res.ok).toBe(false);
+		expect(res.stdout + res.stderr).toContain('Missing node to start execution');
+		expect(await journal()).toHaveLength(before);
 	});
 });
