@@ -143,12 +143,7 @@ async function startLbaN8n(name, opts = {}) {
 				const { name: credentialName, type, data } = credential;
 				const saved = await setup.rest.call('PATCH', `/rest/credentials/${SANDBOX_CREDENTIAL_ID}`, { name: credentialName, type, data });
 				if (saved.id !== SANDBOX_CREDENTIAL_ID) throw new Error(`n8n updated credential ${saved.id}, not ${SANDBOX_CREDENTIAL_ID}`);
-				// n8n's REST API gives a new credential an id of its own (CreateCredentialDto takes none):
-				// the suite's workflows are saved pointing at it.
-				for (const { id, name: otherName, type: otherType, data: otherData } of others) {
-					const created = await setup.rest.call('POST', '/rest/credentials', { name: otherName, type: otherType, data: otherData });
-					credentialIds.set(id, created.id);
-				}
+				await createCredentials(setup.rest, others, credentialIds);
 				timed(others.length ? 'credentials' : 'credential');
 			}
 			await createWorkflows(setup.rest, workflows.map((workflow) => withCredentialIds(workflow, credentialIds)));
@@ -184,10 +179,7 @@ async function joinSharedN8n(name, opts) {
 		await setup.rest.login();
 		const credential = sandboxCredential(sandbox.url, sandbox.tokens[0]);
 		const others = opts.credentials ? opts.credentials(sandbox.url) : [];
-		for (const { id, name: credentialName, type, data } of [credential, ...others]) {
-			const created = await setup.rest.call('POST', '/rest/credentials', { name: credentialName, type, data });
-			credentialIds.set(id, created.id);
-		}
+		await createCredentials(setup.rest, [credential, ...others], credentialIds);
 		await createWorkflows(setup.rest, (opts.workflows || []).map((workflow) => withCredentialIds(workflow, credentialIds)));
 		for (const id of opts.publish || []) {
 			await setup.rest.activateWorkflow(id);
@@ -199,6 +191,18 @@ async function joinSharedN8n(name, opts) {
 		throw error;
 	}
 	return setup;
+}
+
+/**
+ * Credentials saved through the running n8n (POST /rest/credentials). n8n's REST API gives each an id
+ * of its own (CreateCredentialDto takes none): `ids` maps the suite's id to n8n's, and the suite's
+ * workflows are saved pointing at n8n's (withCredentialIds).
+ */
+async function createCredentials(rest, credentials, ids) {
+	for (const { id, name, type, data } of credentials) {
+		const created = await rest.call('POST', '/rest/credentials', { name, type, data });
+		ids.set(id, created.id);
+	}
 }
 
 /**
