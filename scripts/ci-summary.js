@@ -13,8 +13,10 @@
 //   - a step that exited non-zero with no failed test counted (lint, the scan, an install, jest
 //     ending before its summary) counts as 1 failed;
 //   - `.ci/run` stopped non-zero outside any step counts as 1 failed.
-// It prints a line per step (and the planned steps that never ran), then, alone on the last line,
-// `N passed, N failed` (`, N skipped` when some were), and exits 1 when anything failed.
+// It prints a line per step (and the planned steps that never ran), under a step's line the tests
+// that failed in it (file and name, at most 20: a CI log cut in the middle still names them), then,
+// alone on the last line, `N passed, N failed` (`, N skipped` when some were), and exits 1 when
+// anything failed.
 const fs = require('node:fs');
 const { parseArgs } = require('node:util');
 
@@ -22,6 +24,24 @@ const { parseArgs } = require('node:util');
 const ANSI = /\u001b\[[0-9;]*m/g;
 const TESTS_LINE = /^\s*Tests:\s+((?:\d+ [a-z]+, )*\d+ total)\s*$/;
 const SUITE_FAILED_TO_RUN = /^\s*● Test suite failed to run\s*$/;
+const SUITE_RESULT = /^\s*(?:PASS|FAIL)\s+(\S+)/;
+// A failure's heading, "  ● <describe> › <test>" (jest's "● Console" heads console output).
+const FAILURE_HEADING = /^ {2}● (.+?)\s*$/;
+const FAILED_SHOWN = 20;
+
+/** The failed tests in `text` (one jest run's output), each `<file> › <name>` once, in order. */
+function failedTests(text) {
+	const failed = new Set();
+	let file = '';
+	for (const raw of text.split(/\r?\n/)) {
+		const line = raw.replace(ANSI, '');
+		const suite = SUITE_RESULT.exec(line);
+		if (suite) file = suite[1];
+		const heading = FAILURE_HEADING.exec(line);
+		if (heading && heading[1] !== 'Console') failed.add(`${file} › ${heading[1]}`);
+	}
+	return [...failed];
+}
 
 /**
  * The counts of jest's last "Tests:" line in `text` (one jest run's output), or null when jest
@@ -84,6 +104,9 @@ function summarize(steps, { status = 0, planned = [] } = {}) {
 		totals.skipped += skipped;
 		const what = counts || failed ? closingLine({ passed, failed, skipped }) : 'no tests';
 		lines.push(`== ${step.name}: ${what} (exit ${step.exit})${notes.length ? `; ${notes.join('; ')}` : ''}`);
+		const names = failedTests(step.log);
+		for (const name of names.slice(0, FAILED_SHOWN)) lines.push(`==   failed: ${name}`);
+		if (names.length > FAILED_SHOWN) lines.push(`==   and ${names.length - FAILED_SHOWN} more failed tests: the step's log above names them`);
 	}
 	const ran = new Set(steps.map((step) => step.name));
 	for (const name of planned) if (!ran.has(name)) lines.push(`== ${name}: not run (an earlier step failed)`);
@@ -117,4 +140,4 @@ if (require.main === module) {
 	process.exitCode = exitCode;
 }
 
-module.exports = { parseJestCounts, summarize, closingLine, readSteps };
+module.exports = { parseJestCounts, failedTests, summarize, closingLine, readSteps };

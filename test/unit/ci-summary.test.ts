@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { parseJestCounts, summarize } = require('../../scripts/ci-summary');
+const { parseJestCounts, failedTests, summarize } = require('../../scripts/ci-summary');
 
 const ROOT = path.resolve(__dirname, '../..');
 const sample = (name: string) => readFileSync(path.join(ROOT, 'test/fixtures/ci-summary', `${name}.log`), 'utf8');
@@ -38,6 +38,27 @@ describe("jest's Tests line", () => {
 	it('takes the last one, and only a whole jest summary line', () => {
 		const text = `console.log\n    Tests: 3 of them\nTests:       9 failed, 9 total\n${sample('passing')}`;
 		expect(parseJestCounts(text)).toMatchObject({ passed: 2, failed: 0, skipped: 1 });
+	});
+});
+
+describe('the failed tests named', () => {
+	it('each failed test once, with its file; not the passing ones, not console output', () => {
+		expect(failedTests(sample('mixed'))).toEqual(['./a.test.js › fails']);
+		expect(failedTests(sample('mixed-color'))).toEqual(['./a.test.js › fails']);
+		expect(failedTests(sample('broken'))).toEqual(['./b.test.js › Test suite failed to run']);
+		expect(failedTests(sample('passing'))).toEqual([]);
+		const repeated = `${sample('mixed')}\nSummary of all failing tests\n${sample('mixed')}\nPASS ./c.test.js\n  ● Console\n\n    console.log\n      hello\n`;
+		expect(failedTests(repeated)).toEqual(['./a.test.js › fails']);
+	});
+
+	it("under the step's line, at most 20, before the closing line", () => {
+		const many = Array.from({ length: 25 }, (_, n) => `FAIL ./t${n}.test.js\n  ● group › case ${n}\n\n    boom\n`).join('\n');
+		const { lines } = summarize([{ name: 'npm run test:e2e', log: `${many}\nTests:       25 failed, 25 total\n`, exit: 1 }]);
+		expect(lines[0]).toBe('== npm run test:e2e: 0 passed, 25 failed (exit 1)');
+		expect(lines.slice(1, 3)).toEqual(['==   failed: ./t0.test.js › group › case 0', '==   failed: ./t1.test.js › group › case 1']);
+		expect(lines[20]).toBe('==   failed: ./t19.test.js › group › case 19');
+		expect(lines[21]).toBe("==   and 5 more failed tests: the step's log above names them");
+		expect(lines.at(-1)).toBe('0 passed, 25 failed');
 	});
 });
 
