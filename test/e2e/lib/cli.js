@@ -35,10 +35,9 @@ function n8nEnv(userFolder, extra = {}) {
 		// Community packages are installed by us; n8n must not try to (re)install from a registry.
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		EXTERNAL_FRONTEND_HOOKS_URLS: '',
-		// n8n pings its database every 2 s and, while the last ping failed (5 s timeout), answers
-		// every request 503 "Database is not ready!". A local SQLite file that does not answer
-		// `SELECT 1` in 5 s only means a loaded machine (CI once, load 7 to 9), so it gets 30 s.
-		// PostgreSQL (the queue suite) keeps n8n's default: its outages are what is tested there.
+		// A local SQLite file that misses n8n's 5 s database ping only means a loaded machine, and
+		// n8n then answers every request "Database is not ready!" (server.js, isDatabaseNotReady):
+		// 30 s here. PostgreSQL (the queue suite) keeps n8n's default: its outages are tested there.
 		...((extra.DB_TYPE || 'sqlite') === 'sqlite' ? { DB_PING_TIMEOUT_MS: '30000' } : {}),
 		...extra,
 	});

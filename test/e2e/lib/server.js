@@ -163,7 +163,11 @@ async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wanted
 	return instance;
 }
 
-/** n8n's answer while its last database ping failed: sent before any route ran. */
+/**
+ * n8n's answer while its last database ping failed: a middleware placed before every route answers
+ * 503 "Database is not ready!" (abstract-server.js in n8n 2.40.7; test/e2e/README.md, "Things n8n
+ * 2.40.7 does that the tests rely on"). A loaded machine can cause it with nothing wrong.
+ */
 function isDatabaseNotReady(res) {
 	return res.status === 503 && res.body && typeof res.body === 'object' && res.body.message === 'Database is not ready!';
 }
@@ -194,10 +198,8 @@ class N8nRest {
 	 * JSON (n8n's `{data}` wrapper kept) or text.
 	 */
 	async request(method, urlPath, body, options = {}) {
-		// n8n pings its database every 2 s (5 s timeout) and, while a ping has failed, a middleware
-		// placed before every route answers 503 "Database is not ready!" (abstract-server.js in
-		// n8n 2.40.7). On a loaded machine a ping can time out with nothing wrong (CI, load 7 to 9).
-		// No route ran, so the request did nothing and is sent again, for up to 60 s.
+		// n8n's "Database is not ready!" comes before any route ran (isDatabaseNotReady): the request
+		// did nothing, so it is sent again, for up to 60 s.
 		const started = Date.now();
 		while (true) {
 			const res = await this.requestOnce(method, urlPath, body, options);
