@@ -43,6 +43,8 @@ export function heldJson(held: HeldBack, twin: TwinOutcome | undefined): IDataOb
 		earlierOutcome: outcome,
 		howToResend: until ? `${HOW_TO_RESEND.sending} If that execution stopped without finishing (n8n was stopped or crashed), it counts as ended at ${until}.` : HOW_TO_RESEND[outcome],
 		...(until ? { sendingUntil: new Date(held.sendingUntil!).toISOString() } : {}),
+		// The campaign it was created as, when the retried execution's context kept its id.
+		...(held.by === 'retry' && created && held.candidate.createdAs ? { campaignId: held.candidate.createdAs } : {}),
 		idempotencyKey: held.candidate.key,
 		// Held by its campaign's key, that key alone holds it (this run's retry key is not kept).
 		forgetKeys: held.by === 'key' ? held.candidate.key : forgetKeysOf(held.candidate.key, held.candidate.retryKey),

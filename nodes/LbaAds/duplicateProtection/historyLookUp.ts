@@ -17,6 +17,8 @@ export interface Candidate {
 	 * create it; not what that execution created (Resend is once per execution).
 	 */
 	resend: boolean;
+	/** The campaign id the execution this one retries created for its retry key, when known. */
+	createdAs?: string;
 }
 
 export type HeldBack = {

@@ -8,10 +8,11 @@ import type { IDataObject } from 'n8n-workflow';
  * carries a version, so that a change of format never makes an upgrade send again:
  * - `content:v2:<sha256>`: the campaign with its dates as instants (UTC), and the target;
  * - `custom:v2:<target> <text>`: a key the user gives, for one target;
- * - `retry:v2:<sha256>`: where the item came from (its execution, its run of the node, its chain
- *   of `pairedItem` links back to the execution's first item: see itemOrigin.ts), never what was
- *   written or computed. A Retry finds this key whatever the user edited and whatever `$now` gave.
- *   (`retry:v1` also held the parameters as written and the input: an edit made a new key.)
+ * - `retry:v3:<sha256>`: which campaign of the execution it is (its execution, its run of the
+ *   node, the campaign without its dates and its place among identical ones: see itemOrigin.ts),
+ *   never where its item sat. A Retry finds this key however the data before the node was
+ *   computed again and whatever `$now` gave. (`retry:v2` was the item's `pairedItem` lineage: a
+ *   row added upstream moved the holds; `retry:v1` also held the parameters as written.)
  * Golden tests pin the formats; a later change of format gets a new version prefix.
  */
 
@@ -19,7 +20,7 @@ export type ProtectionMode = 'content' | 'customKey' | 'off';
 
 const CONTENT_PREFIX = 'content:v2:';
 const CUSTOM_PREFIX = 'custom:v2:';
-const RETRY_PREFIX = 'retry:v2:';
+const RETRY_PREFIX = 'retry:v3:';
 const CREATED_PREFIX = 'created:';
 
 /**
@@ -47,24 +48,21 @@ export function customKey(value: unknown, target: string): string | undefined {
 	return text === undefined ? undefined : `${CUSTOM_PREFIX}${target} ${text}`;
 }
 
-/** Where one item of one execution came from (see the header). */
-export interface ItemOrigin {
-	target: string;
-	/** Its chain of `pairedItem` links and the first item's saved data; a tool call's arguments. */
-	origin: unknown;
-	itemIndex: number;
-	/** The node's run in the execution (Loop Over Items); null in tool mode, where each try of a call is a new run. */
-	runIndex: number | null;
-	/** The execution the user retries (itemOrigin.ts: `executionIdentity`). */
-	execution: string;
+/** Which campaign of one execution an item is (itemOrigin.ts `retryKeysOf` gives its parts). */
+export function retryKey(identity: IDataObject | { [key: string]: unknown }): string {
+	return `${RETRY_PREFIX}${sha256(identity)}`;
 }
 
-export function retryKey(origin: ItemOrigin): string {
-	return `${RETRY_PREFIX}${sha256(origin)}`;
+/**
+ * The retry key of a campaign whose dates changed otherwise than with the clock since the
+ * execution this one retries created one of its shape: another campaign, kept apart by its dates.
+ */
+export function retryKeyOfChanged(key: string, dates: number[]): string {
+	return retryKey({ changedFrom: key, dates });
 }
 
 /** A key of fixed form at the start of what a user gave (a custom key, which may hold spaces, comes last). */
-const LEADING_FULL_KEY = /^(?:content:v2|retry:v[12]):[0-9a-f]{64}(?=[\s,]|$)/;
+const LEADING_FULL_KEY = /^(?:content:v2|retry:v[123]):[0-9a-f]{64}(?=[\s,]|$)/;
 
 /**
  * The keys to forget for what a user gave: an output's `forgetKeys` (its retry key, then its own

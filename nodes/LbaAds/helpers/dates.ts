@@ -88,6 +88,12 @@ export function utcInstant(apiDate: string): string {
 	return parsed.isValid ? parsed.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'") : apiDate;
 }
 
+/** The instant an API date names, in epoch milliseconds (NaN when it names none). */
+export function instantMs(apiDate: string): number {
+	const parsed = DateTime.fromISO(apiDate, { setZone: true });
+	return parsed.isValid ? parsed.toMillis() : Number.NaN;
+}
+
 function fromEpochMillis(millis: number, zone: string): ParsedDate {
 	if (!Number.isFinite(millis)) return { ok: false, reason: 'is not a finite number' };
 	if (Math.abs(millis) < SMALLEST_PLAUSIBLE_EPOCH_MS) {

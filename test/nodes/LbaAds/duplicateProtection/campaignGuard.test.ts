@@ -78,7 +78,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[1].json.error).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 502); the campaign may have been created, so do not send it again');
 		expect(String(failed.items[1].json.description)).toMatch(
-			/may already have created the campaign.*Duplicate protection kept this campaign's keys, so a Retry or re-run will not send it again.*Keys to Forget: retry:v2:[0-9a-f]{64} content:v2:[0-9a-f]{64}, execute the node/s,
+			/may already have created the campaign.*Duplicate protection kept this campaign's keys, so a Retry or re-run will not send it again.*Keys to Forget: retry:v3:[0-9a-f]{64} content:v2:[0-9a-f]{64}, execute the node/s,
 		);
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
 
@@ -219,7 +219,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(second.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: `custom:v2:${context.sandbox.url} A-17` });
 
 		const empty = await runNode(context, parameters, [{ name: 'z', orderId: 'A-19' }, { name: 'w', orderId: '  ' }], { workflowId: history.workflowId });
-		expect(errorOf(empty)).toMatchObject({ message: 'Idempotency Key is empty' });
+		expect(errorOf(empty)).toMatchObject({ message: 'Idempotency Key of item 2 is empty; nothing was sent' });
 		expect(namesIn(await campaigns(context))).toEqual(['x', 'y']);
 	});
 
@@ -228,7 +228,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const first = await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
 		const second = await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(second.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
-		expect(second.items[0].json.idempotencyKey).toMatch(/^retry:v2:[0-9a-f]{64}$/);
+		expect(second.items[0].json.idempotencyKey).toMatch(/^retry:v3:[0-9a-f]{64}$/);
 		expect(second.items[0].json.forgetKeys).toBe(second.items[0].json.idempotencyKey);
 		expect(second.items[0].json.idempotencyKey).not.toBe(first.items[0].json.idempotencyKey);
 		expect(await campaigns(context)).toHaveLength(4);

@@ -97,15 +97,81 @@ describe('a Retry never re-sends what the execution it retries created', () => {
 		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 
-	it('executions-list Retry (saved workflow) with the message edited: what the retried execution created is held, the rest is sent as it now reads', async () => {
+	it('executions-list Retry (saved workflow) with the message edited for every item: another campaign for each, sent; nothing is called created that was not', async () => {
 		await failAtItem4();
 		const failed = await run(withNow, six);
 		const edited = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [{ ...nowDates[0], message: 'Diskon 30% hari ini!' }]);
 		const retry = await run(edited, six, retryOf(failed.run));
-		expect(outcomes(retry.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
-		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+		expect(outcomes(retry.items)).toEqual(Array(6).fill('Published'));
 		const messages = (await campaigns(context)).map((campaign) => (campaign.request.channels as IDataObject[])[0].message);
-		expect(messages.slice(3)).toEqual(Array(3).fill('Diskon 30% hari ini!'));
+		expect(messages.slice(3)).toEqual(Array(6).fill('Diskon 30% hari ini!'));
+	});
+
+	it('executions-list Retry (saved workflow) with only the refused item fixed: the created ones are held, each naming its campaign', async () => {
+		await failAtItem4();
+		const failed = await run(withNow, six);
+		const createdIds = (await campaigns(context)).map((campaign) => String(campaign.campaignId));
+		expect(createdIds).toHaveLength(3);
+		await nextSecond();
+		const edited = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [{ ...nowDates[0], message: "={{ $json.name === 'promo-4' ? 'Fixed text' : 'Diskon 20% hari ini!' }}" }]);
+		const retry = await run(edited, six, retryOf(failed.run));
+		expect(outcomes(retry.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
+		expect(retry.items.slice(0, 3).map((json) => json.campaignId)).toEqual(createdIds);
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+	});
+
+	// A Retry re-runs the failed node with its saved input: rows change before the node only in a
+	// sub-workflow, which a parent Retry runs as a new execution (with the caller's context).
+	it('sub-workflow, parent retried after its rows changed: a row added on top, rows reordered, created rows removed; each hold stays on its own campaign', async () => {
+		const caller = await callerContext();
+		await failAtItem4();
+		await run(withNow, six, calledBy(caller, '111'));
+		const created = await campaigns(context);
+		const idOf = new Map(created.map((campaign) => [String(campaign.request.name), String(campaign.campaignId)]));
+		await nextSecond();
+		// promo-2 removed (marked sent upstream), a new row on top, the rest reversed.
+		const rows = [{ name: 'promo-new' }, ...six.filter(({ name }) => name !== 'promo-2').reverse()];
+		const retry = await run(withNow, rows, calledBy(caller, '112'));
+		const byName = new Map(rows.map(({ name }, index) => [name, retry.items[index]]));
+		for (const name of ['promo-1', 'promo-3']) expect(byName.get(name)).toMatchObject({ skipped: true, earlierOutcome: 'created', campaignId: idOf.get(name) });
+		for (const name of ['promo-new', 'promo-4', 'promo-5', 'promo-6']) expect(byName.get(name)).toMatchObject({ status: 'Published' });
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1, 1]);
+	});
+
+	it('sub-workflow, parent retried, two campaigns per store that differ only in their $now dates (a Code node without pairedItem): each held on its own, in order of its dates', async () => {
+		const caller = await callerContext();
+		const twoPerStore = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [
+			channel({ startDate: '={{ $now.plus({ hours: $json.slot === "evening" ? 10 : 1 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' }),
+		]);
+		const rows = ['a', 'b'].flatMap((store) => ['morning', 'evening'].map((slot) => ({ name: `store-${store}`, slot })));
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const failed = await run(twoPerStore, rows, calledBy(caller, '121'));
+		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
+		await nextSecond();
+		// The child's Code node, run again, gives the evening rows first.
+		const reordered = [rows[3], rows[1], rows[2], rows[0]];
+		const retry = await run(twoPerStore, reordered, calledBy(caller, '122'));
+		expect(outcomes(retry.items)).toEqual(['Published', 'retry:created', 'retry:created', 'retry:created']);
+		// Each created campaign named by the item that holds it: same store, same slot.
+		const created = await campaigns(context);
+		expect(created).toHaveLength(4);
+		for (const [index, row] of reordered.entries()) {
+			if (index === 0) continue;
+			const campaign = created.find((each) => each.campaignId === retry.items[index].campaignId);
+			expect(campaign?.request.name).toBe(row.name);
+			const start = Date.parse(String((campaign!.request.channels as IDataObject[])[0].startDate));
+			const end = Date.parse(String((campaign!.request.channels as IDataObject[])[0].endDate));
+			// The evening campaign starts 10 hours after $now, the morning one 1 hour: 3 days - 1 h or - 10 h before its end.
+			expect(Math.round((end - start) / 3_600_000)).toBe(row.slot === 'evening' ? 62 : 71);
+		}
+	});
+
+	it('Retry with fixed dates moved by the marketer (not by the clock): another campaign, sent', async () => {
+		await failAtItem4();
+		const failed = await run(fixed, six);
+		const moved = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [channel({ startDate: '2027-02-01T09:00:00+07:00', endDate: '2027-02-03T09:00:00+07:00' })]);
+		const retry = await run(moved, six, retryOf(failed.run));
+		expect(outcomes(retry.items)).toEqual(Array(6).fill('Published'));
 	});
 
 	it('node Retry On Fail: $now dates, the second try sends only what the first did not', async () => {
@@ -239,7 +305,7 @@ describe("the user's ways out", () => {
 	async function lostAnswerThenRetry(parameters: IDataObject, heldBy: 'retry' | 'held') {
 		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
 		const failed = await run(parameters, six.slice(0, 3));
-		expect(errorOf(failed)?.description).toMatch(/Keys to Forget: retry:v2:[0-9a-f]{64} content:v2:[0-9a-f]{64}, execute the node/);
+		expect(errorOf(failed)?.description).toMatch(/Keys to Forget: retry:v3:[0-9a-f]{64} content:v2:[0-9a-f]{64}, execute the node/);
 		await nextSecond();
 		const retry = await run(parameters, six.slice(0, 3), retryOf(failed.run));
 		expect(outcomes(retry.items)).toEqual([`${heldBy}:created`, `${heldBy}:unknown`, 'Published']);

@@ -1,21 +1,28 @@
 /**
- * The retry key's parts, one at a time, on a stand-in for n8n's node context: where the item came
- * from counts (its execution, its run, its place and lineage, the first item's saved data), and
- * nothing of what was written or computed does. (The engine-level proofs are in identity.test.ts.)
+ * The retry key's parts, one at a time, on a stand-in for n8n's node context: which campaign of
+ * the execution an item is (its execution, its run, the campaign without its dates, its place
+ * among identical ones in order of their dates), and nothing of where its item sat. (The
+ * engine-level proofs are in identity.test.ts, the real-n8n ones in test/e2e.)
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { EXECUTION_MARK, executionIdentity, itemLineage, itemRetryKey } from '../../../../nodes/LbaAds/duplicateProtection/itemOrigin';
+import {
+	CREATED_FIELD,
+	createdFor,
+	EXECUTION_MARK,
+	executionIdentity,
+	movedByClock,
+	rememberCreated,
+	retryKeysOf,
+	type CampaignIdentity,
+} from '../../../../nodes/LbaAds/duplicateProtection/itemOrigin';
 
 const TARGET = 'https://api.example.co.id';
 
 interface Stage {
-	parameters?: IDataObject;
 	type?: string;
-	/** The LBA node's input: Prepare's output items. */
+	/** The LBA node's input items (only a tool's count). */
 	items?: IDataObject[];
-	/** The first node's items (the trigger's, or a sub-workflow's Execute Workflow Trigger's). */
-	triggerItems?: IDataObject[];
 	runIndex?: number;
 	executionId?: string;
 	/** n8n's execution context (runtimeData); null: an engine without one. */
@@ -24,114 +31,116 @@ interface Stage {
 	runData?: IDataObject;
 }
 
-const written: IDataObject = {
-	resource: 'campaign',
-	operation: 'create',
-	name: '={{ $json.name }}',
-	channels: { channel: [{ sender: 'LBADEMO', locationId: 161, smsQty: 500, message: 'Diskon', startDate: '={{ $now }}', telcoId: 'tsel' }] },
-	duplicateProtection: 'content',
-	options: { timezone: 'Asia/Jakarta' },
-};
+const defaultContext = (): IDataObject => ({ version: 1, establishedAt: 1_700_000_000_000, source: 'manual', [EXECUTION_MARK]: 'run-a' });
 
-/** Start (2 items) -> Prepare (one item per trigger item, paired) -> LBA. */
-function runDataOf(stage: Stage): IDataObject {
-	if (stage.runData) return stage.runData;
-	const trigger = stage.triggerItems ?? [{ at: '2026-12-01T08:00:00.000+07:00' }, { at: '2026-12-01T08:00:00.000+07:00' }];
-	const items = stage.items ?? [{ name: 'promo-1' }, { name: 'promo-1' }];
-	return {
-		Start: [{ startTime: 1_650_000_000_000, source: [], data: { main: [trigger.map((json) => ({ json }))] } }],
-		Prepare: [{ startTime: 1_650_000_000_100, source: [{ previousNode: 'Start' }], data: { main: [items.map((json, item) => ({ json, pairedItem: { item } }))] } }],
-	};
-}
-
-/** A fresh node context each call, as n8n gives each run of the node; `context` is kept between calls like n8n's. */
 function context(stage: Stage = {}): IExecuteFunctions {
-	const executionContext = stage.context === null ? undefined : (stage.context ?? { version: 1, establishedAt: 1_700_000_000_000, source: 'manual', [EXECUTION_MARK]: 'run-a' });
-	const runData = runDataOf(stage);
-	const input = ((runData.Prepare as Array<{ data: { main: IDataObject[][] } }> | undefined)?.[0]?.data.main[0] ?? []) as Array<{ json: IDataObject }>;
+	const executionContext = stage.context === null ? undefined : (stage.context ?? defaultContext());
 	return {
-		getNode: () => ({ name: 'LBA', type: stage.type ?? 'n8n-nodes-lba-ads.lbaAds', parameters: stage.parameters ?? written }),
-		getInputData: () => input,
-		getExecuteData: () => ({ source: { main: [{ previousNode: 'Prepare' }] } }),
+		getNode: () => ({ name: 'LBA', type: stage.type ?? 'n8n-nodes-lba-ads.lbaAds', parameters: {} }),
+		getInputData: () => (stage.items ?? []).map((json) => ({ json })),
 		getWorkflowDataProxy: () => ({ $runIndex: stage.runIndex ?? 0 }),
 		getExecutionId: () => stage.executionId ?? '17',
 		getExecutionContext: () => executionContext,
-		runExecutionData: { resultData: { runData }, parentExecution: stage.parentExecution },
+		runExecutionData: { resultData: { runData: stage.runData ?? {} }, parentExecution: stage.parentExecution },
 	} as unknown as IExecuteFunctions;
 }
 
-const key = (stage: Stage = {}, itemIndex = 0) => itemRetryKey(context(stage), itemIndex, TARGET);
+const H = 3_600_000;
+const at = (hour: number) => Date.UTC(2026, 11, 1, hour);
+const campaign = (itemIndex: number, name: string, startHour = 2, message = 'Diskon'): CampaignIdentity => ({
+	itemIndex,
+	shape: { name, channels: [{ locationId: 3273, message }] },
+	dates: [at(startHour), at(startHour + 48)],
+});
+const keysOf = (campaigns: CampaignIdentity[], stage: Stage = {}) => retryKeysOf(context(stage), campaigns, TARGET);
+/** The key each campaign gets, by its name and first date (what a marketer calls the campaign). */
+const byCampaign = (campaigns: CampaignIdentity[], stage: Stage = {}) => {
+	const keys = keysOf(campaigns, stage);
+	return new Map(campaigns.map((each) => [`${(each.shape as IDataObject).name} ${each.dates[0]}`, keys.get(each.itemIndex)]));
+};
 
-describe('the retry key: where the item came from counts', () => {
-	it("the execution: another mark in n8n's execution context is another execution, even in the same millisecond", () => {
-		expect(key({ context: { version: 1, establishedAt: 1_700_000_000_000, source: 'manual', [EXECUTION_MARK]: 'run-b' } })).not.toBe(key());
+describe('the retry key: which campaign of the execution it is', () => {
+	const rows = [campaign(0, 'A'), campaign(1, 'B'), campaign(2, 'C'), campaign(3, 'D')];
+
+	it('rows reordered, added or removed before the node: each campaign keeps its key', () => {
+		const first = byCampaign(rows);
+		const changed = [campaign(0, 'NEW'), campaign(1, 'D'), campaign(2, 'C'), campaign(3, 'A')];
+		const again = byCampaign(changed);
+		for (const name of ['A', 'C', 'D']) expect(again.get(`${name} ${at(2)}`)).toBe(first.get(`${name} ${at(2)}`));
+		expect(new Set(first.values())).not.toContain(again.get(`NEW ${at(2)}`));
 	});
 
-	it('an execution without a mark gets a random one, written into its context (saved with it, copied by a Retry)', () => {
-		const first: IDataObject = { version: 1, establishedAt: 1_700_000_000_000, source: 'manual' };
-		const second: IDataObject = { ...first };
-		const a = key({ context: first });
-		expect(first[EXECUTION_MARK]).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
-		expect(key({ context: second })).not.toBe(a); // same establishedAt, another execution
-		// A Retry copies the context, mark included: the same key.
-		expect(key({ executionId: '18', context: { ...first, source: 'retry' } })).toBe(a);
+	it('dates moved by the clock do not count; what the campaign says does', () => {
+		const moved = rows.map((each) => ({ ...each, dates: each.dates.map((date) => date + 90_000) }));
+		expect([...keysOf(moved).values()]).toEqual([...keysOf(rows).values()]);
+		expect(keysOf([campaign(0, 'A', 2, 'Fixed text')]).get(0)).not.toBe(keysOf(rows).get(0));
 	});
 
-	it("in a sub-execution, the caller's mark counts, written into the caller's context (n8n passes it by reference)", () => {
+	it('identical campaigns are numbered in order of their dates, then of their items, wherever they sit', () => {
+		const morningEvening = [campaign(0, 'A', 1), campaign(1, 'A', 10), campaign(2, 'A', 1)];
+		const first = keysOf(morningEvening);
+		expect(new Set(first.values()).size).toBe(3);
+		// The evening one first, the dates an hour later: the evening campaign keeps the evening key.
+		const again = keysOf([campaign(0, 'A', 11), campaign(1, 'A', 2), campaign(2, 'A', 2)]);
+		expect(again.get(0)).toBe(first.get(1));
+		expect(new Set([again.get(1), again.get(2)])).toEqual(new Set([first.get(0), first.get(2)]));
+	});
+
+	it("the execution: another mark in n8n's context is another execution; a Retry copies the mark", () => {
+		const first = keysOf(rows);
+		expect(keysOf(rows, { context: { ...defaultContext(), [EXECUTION_MARK]: 'run-b' } }).get(0)).not.toBe(first.get(0));
+		expect(keysOf(rows, { executionId: '18', context: { ...defaultContext(), source: 'retry' } }).get(0)).toBe(first.get(0));
+	});
+
+	it('an execution without a mark gets a random one, written into its context', () => {
+		const fresh: IDataObject = { version: 1, establishedAt: 1_700_000_000_000, source: 'manual' };
+		const key = keysOf(rows, { context: fresh }).get(0);
+		expect(fresh[EXECUTION_MARK]).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
+		expect(keysOf(rows, { context: { version: 1, establishedAt: 1_700_000_000_000, source: 'manual' } }).get(0)).not.toBe(key);
+	});
+
+	it("in a sub-execution, the caller's mark counts (n8n passes the caller's context by reference)", () => {
 		const callerContext: IDataObject = { version: 1, establishedAt: 1_600_000_000_000 };
 		const caller = { workflowId: 'parent', executionId: '3', executionContext: callerContext };
-		const first = key({ parentExecution: caller, context: { establishedAt: 1_700_000_000_000 } });
+		const first = keysOf(rows, { parentExecution: caller, context: { establishedAt: 1_700_000_000_000 } }).get(0);
 		expect(callerContext[EXECUTION_MARK]).toEqual(expect.any(String));
-		const afterParentRetry = key({ parentExecution: { ...caller, executionId: '9', executionContext: { ...callerContext } }, context: { establishedAt: 1_700_000_099_999 } });
+		const afterParentRetry = keysOf(rows, { parentExecution: { ...caller, executionId: '9', executionContext: { ...callerContext } }, context: { establishedAt: 1 } }).get(0);
 		expect(afterParentRetry).toBe(first);
-		expect(key({ parentExecution: { ...caller, workflowId: 'other parent' } })).not.toBe(first);
-		expect(key({ parentExecution: { ...caller, executionContext: { establishedAt: 1_600_000_000_000 } } })).not.toBe(first);
+		expect(keysOf(rows, { parentExecution: { ...caller, workflowId: 'other parent' } }).get(0)).not.toBe(first);
 	});
 
-	it('the item index: two items with the same input are two campaigns', () => {
-		expect(key({}, 1)).not.toBe(key({}, 0));
+	it('the run index (Loop Over Items): the same campaign in another run of the node is another campaign', () => {
+		expect(keysOf(rows, { runIndex: 1 }).get(0)).not.toBe(keysOf(rows).get(0));
 	});
 
-	it('the run index (Loop Over Items): the same item in another run of the node is another campaign', () => {
-		expect(key({ runIndex: 1 })).not.toBe(key({ runIndex: 0 }));
-	});
-
-	it("the first item's saved data (a sub-workflow run once per item: each call's one item is the caller's)", () => {
-		expect(key({ triggerItems: [{ order: 1 }] })).not.toBe(key({ triggerItems: [{ order: 2 }] }));
-	});
-
-	it('the lineage: an item paired with another trigger item is another item', () => {
-		const runData = runDataOf({});
-		const prepare = (runData.Prepare as Array<{ data: { main: Array<Array<{ pairedItem: { item: number } }>> } }>)[0];
-		const crossed = JSON.parse(JSON.stringify(runData)) as IDataObject;
-		(crossed.Prepare as typeof prepare[])[0].data.main[0][0].pairedItem = { item: 1 };
-		expect(key({ runData: crossed, triggerItems: [{ a: 1 }, { a: 1 }] })).not.toBe(key({ runData }));
-		expect(itemLineage(context(), 1).path).toEqual([
-			['Prepare', 0, 0, 1],
-			['Start', 0, 0, 1],
-		]);
+	it("in tool mode, the model's arguments and call id, not the run: n8n gives each Retry On Fail try of a tool call a new run", () => {
+		const tool = { type: 'n8n-nodes-lba-ads.lbaAdsTool', items: [{ name: 'promo-1', toolCallId: 'call_1' }] };
+		expect(keysOf([campaign(0, 'A')], { ...tool, runIndex: 1 }).get(0)).toBe(keysOf([campaign(0, 'A')], { ...tool, runIndex: 0 }).get(0));
+		expect(keysOf([campaign(0, 'A')], { ...tool, items: [{ name: 'promo-1', toolCallId: 'call_2' }] }).get(0)).not.toBe(keysOf([campaign(0, 'A')], tool).get(0));
 	});
 });
 
-describe('the retry key: what was written or computed does not count', () => {
-	it.each([
-		['the message edited (any parameter of the node)', { parameters: { ...written, channels: { channel: [{ message: 'Fixed link' }] } } }],
-		['Duplicate Protection changed', { parameters: { ...written, duplicateProtection: 'off' } }],
-		['the input computed again ($now in a Set node before the LBA node)', { items: [{ name: 'promo-1', at: '2026-12-01T08:00:05' }, { name: 'promo-1' }] }],
-	])('%s', (_name, stage) => {
-		expect(key(stage as Stage)).toBe(key());
+describe('what the execution created, kept in its context', () => {
+	it('a created campaign is named for a Retry (the context a Retry copies; the caller\'s in a sub-execution)', () => {
+		const callerContext: IDataObject = { version: 1 };
+		const child = context({ parentExecution: { workflowId: 'parent', executionContext: callerContext } });
+		rememberCreated(child, 'retry:v3:k', '3F9A1C0B7D2E4A65', [at(2), at(50)]);
+		expect(Object.keys(callerContext[CREATED_FIELD] as IDataObject)).toEqual(['retry:v3:k']);
+		const retriedChild = context({ parentExecution: { workflowId: 'parent', executionContext: JSON.parse(JSON.stringify(callerContext)) } });
+		expect(createdFor(retriedChild, 'retry:v3:k')).toMatchObject({ campaignId: '3F9A1C0B7D2E4A65', dates: [at(2), at(50)] });
+		expect(createdFor(retriedChild, 'retry:v3:other')).toBeUndefined();
 	});
 
-	it('a Date in the first item reads as its saved text (a Retry reads run data back from the database)', () => {
-		const at = new Date('2026-12-01T01:00:00.000Z');
-		expect(key({ triggerItems: [{ at }, { at }] })).toBe(key({ triggerItems: [{ at: at.toISOString() }, { at: at.toISOString() }] }));
-	});
-
-	it('in tool mode, the run index: n8n gives each Retry On Fail try of a tool call a new run', () => {
-		const tool = { type: 'n8n-nodes-lba-ads.lbaAdsTool', items: [{ name: 'promo-1', toolCallId: 'call_1' }] };
-		expect(key({ ...tool, runIndex: 1 })).toBe(key({ ...tool, runIndex: 0 }));
-		// The call itself counts: n8n 2.x puts the model's call id in the tool's input.
-		expect(key({ ...tool, items: [{ name: 'promo-1', toolCallId: 'call_2' }] })).not.toBe(key(tool));
+	it('moved by the clock: every date forward by one amount, at most the time since (and a day of rounding)', () => {
+		const record = { campaignId: 'X', dates: [at(2), at(50)], at: at(1) };
+		expect(movedByClock(record, [at(2), at(50)], at(1))).toBe(true);
+		expect(movedByClock(record, [at(2) + 90_000, at(50) + 90_000], at(1) + 90_000)).toBe(true);
+		// $today the next day, though the Retry came an hour later.
+		expect(movedByClock(record, [at(2) + 24 * H, at(50) + 24 * H], at(2))).toBe(true);
+		expect(movedByClock(record, [at(2) - H, at(50) - H], at(3))).toBe(false); // moved back
+		expect(movedByClock(record, [at(2) + H, at(50)], at(3))).toBe(false); // the window changed
+		expect(movedByClock(record, [at(2) + 7 * 24 * H, at(50) + 7 * 24 * H], at(3))).toBe(false); // a week later, an hour after
+		expect(movedByClock(record, [at(2)], at(3))).toBe(false); // a channel less
 	});
 });
 

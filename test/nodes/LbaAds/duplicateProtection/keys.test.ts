@@ -46,16 +46,16 @@ describe('duplicate protection keys', () => {
 		expect(serviceTarget('http://127.0.0.1:8080')).not.toBe(serviceTarget('http://127.0.0.1:8081'));
 	});
 
-	it('custom:v2 and retry:v2 are pinned (retry:v2 is the SHA-256 of the canonical JSON, written out here by hand)', () => {
+	it('custom:v2 and retry:v3 are pinned (retry:v3 is the SHA-256 of the canonical JSON, written out here by hand)', () => {
 		expect(customKey(' A-17 ', 'https://api.example.co.id')).toBe('custom:v2:https://api.example.co.id A-17');
 		expect(customKey('  ', 'https://api.example.co.id')).toBeUndefined();
-		const origin = { path: [['Prepare', 0, 0, 0]], root: { name: 'x' } };
-		const canonical = '{"execution":"execution 5f0c","itemIndex":0,"origin":{"path":[["Prepare",0,0,0]],"root":{"name":"x"}},"runIndex":0,"target":"https://api.example.co.id"}';
-		const key = retryKey({ target: 'https://api.example.co.id', origin, itemIndex: 0, runIndex: 0, execution: 'execution 5f0c' });
-		expect(key).toBe(`retry:v2:${createHash('sha256').update(canonical).digest('hex')}`);
-		expect(key).toBe('retry:v2:03e82f9a6e7d60bccd7dd320398d5e25d40d66f10d9114e932dc47bd0db8dca7');
+		const shape = { name: 'x', channels: [{ locationId: 3273 }] };
+		const canonical = '{"execution":"execution 5f0c","ordinal":0,"runIndex":0,"shape":{"channels":[{"locationId":3273}],"name":"x"},"target":"https://api.example.co.id"}';
+		const key = retryKey({ target: 'https://api.example.co.id', shape, ordinal: 0, runIndex: 0, execution: 'execution 5f0c' });
+		expect(key).toBe(`retry:v3:${createHash('sha256').update(canonical).digest('hex')}`);
+		expect(key).toBe('retry:v3:2e5f2400f6d7e22276bda5bda28a654ba1b9ff2c50996d1857faee4f64c60348');
 		// Keys in another order, the same key.
-		expect(retryKey({ execution: 'execution 5f0c', runIndex: 0, itemIndex: 0, origin: { root: { name: 'x' }, path: origin.path }, target: 'https://api.example.co.id' })).toBe(key);
+		expect(retryKey({ execution: 'execution 5f0c', runIndex: 0, ordinal: 0, shape: { channels: shape.channels, name: 'x' }, target: 'https://api.example.co.id' })).toBe(key);
 	});
 
 	it('Forget Sent takes an output\'s forgetKeys (its retry key, then its own key), one key, a list, or a custom key\'s text', () => {

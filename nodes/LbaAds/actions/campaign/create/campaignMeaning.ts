@@ -1,5 +1,5 @@
 import type { CampaignBody } from './campaignSchema';
-import { utcInstant } from '../../../helpers/dates';
+import { instantMs, utcInstant } from '../../../helpers/dates';
 
 /**
  * The campaign as its content key sees it: what it means, not how it was written. The body comes
@@ -29,4 +29,17 @@ function sortedBy<T>(values: T[], text: (value: T) => string): T[] {
 		.map((value) => ({ value, text: text(value) }))
 		.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
 		.map(({ value }) => value);
+}
+
+/**
+ * The campaign as a Retry recognizes it (duplicate protection's retry key): what it is without the
+ * values the clock moves (its dates), its channels in one order; and its dates as instants (ms),
+ * channel by channel in that order, start then end, to tell identical ones apart.
+ */
+export function campaignIdentity(body: CampaignBody): { shape: unknown; dates: number[] } {
+	const channels = sortedBy(
+		body.channels.map(({ startDate, endDate, ...rest }) => ({ rest, dates: [instantMs(startDate), instantMs(endDate)] })),
+		({ rest, dates }) => `${channelText(rest as CampaignBody['channels'][number])} ${dates.join(' ')}`,
+	);
+	return { shape: { ...body, channels: channels.map(({ rest }) => rest) }, dates: channels.flatMap(({ dates }) => dates) };
 }

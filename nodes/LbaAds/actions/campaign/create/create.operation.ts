@@ -8,7 +8,8 @@ import { refuseOverSmsLimit, reserveCampaigns, SPENDING_OPTIONS, spendingOf } fr
 import {
 	campaignFromFields,
 	campaignFromJson,
-	campaignKeys,
+	campaignKey,
+	withRetryKeys,
 	dryRun,
 	resendOption,
 	timezone,
@@ -18,6 +19,8 @@ import {
 import { addClockDatesHint, datesFollowClock } from './clockDates';
 import { RUN_MODE_FIELDS, runModeInstead } from './runMode';
 import { campaignGuard, type Candidate } from '../../../duplicateProtection/campaignGuard';
+import { rememberCreated } from '../../../duplicateProtection/itemOrigin';
+import { campaignIdentity } from './campaignMeaning';
 import { forgetKeysOf } from '../../../duplicateProtection/keys';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../../../shared/transport';
 import type { OperationModule } from '../../engine/operation';
@@ -355,7 +358,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 		if (!isDryRun) refuseOverSmsLimit(ctx, itemIndex, spending);
 		return {
 			body: check.body,
-			...campaignKeys(ctx, itemIndex, check.body, transport?.baseUrl ?? ''),
+			...campaignKey(ctx, itemIndex, check.body, transport?.baseUrl ?? ''),
 			resend: resendOption(ctx, itemIndex),
 			zoneNote: zoneNote(campaign.channels, zone),
 			dryRun: isDryRun,
@@ -371,11 +374,13 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 	},
 
 	guard(ctx, prepared) {
+		// A Retry recognizes each campaign among all the run's items (itemOrigin.ts): keys once every item is prepared.
+		withRetryKeys(ctx, prepared);
 		const candidates: Candidate[] = [];
 		for (const { itemIndex, request } of prepared) {
 			// A dry run sends nothing, so it records nothing: the real send stays possible.
 			if (request.key !== undefined && request.retryKey !== undefined && !request.dryRun) {
-				candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, resend: request.resend });
+				candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, resend: request.resend, createdAs: request.createdAs });
 			}
 		}
 		if (!candidates.length) return undefined;
@@ -405,6 +410,8 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 				itemIndex,
 				retry: false,
 			});
+			// A Retry of this execution names this campaign when it holds it back.
+			if (request.retryKey !== undefined) rememberCreated(ctx, request.retryKey, response.campaignId, campaignIdentity(request.body).dates);
 			return [
 				{
 					...response,

@@ -2,14 +2,15 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isResourceLocatorValue, jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import type { CampaignBody } from './campaignSchema';
-import { campaignByMeaning } from './campaignMeaning';
+import { campaignByMeaning, campaignIdentity } from './campaignMeaning';
 import type { Spending } from './spendingLimits';
 import { itemLabel, refusal } from './wording';
 import { shownValue } from '../../../../shared/parameterValues';
 import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, readInZone } from '../../../helpers/dates';
 import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
-import { itemRetryKey } from '../../../duplicateProtection/itemOrigin';
+import { createdFor, movedByClock, retryKeysOf } from '../../../duplicateProtection/itemOrigin';
+import { retryKeyOfChanged } from '../../../duplicateProtection/keys';
 import { previewMode } from './runMode';
 
 /** Create Campaign's parameters, read for one item: what the panel, an expression or an AI model gave. */
@@ -18,8 +19,12 @@ export interface CreateRequest {
 	body: CampaignBody;
 	/** The idempotency key (undefined with Duplicate Protection off). */
 	key?: string;
-	/** The item's retry key (duplicate protection on). */
+	/** The item's retry key (duplicate protection on): set once every item is prepared (`withRetryKeys`). */
 	retryKey?: string;
+	/** Where its campaigns go, as duplicate protection names it; undefined when nothing is kept. */
+	target?: string;
+	/** The campaign the execution this one retries created for it, when its context kept the id. */
+	createdAs?: string;
 	resend: boolean;
 	/** Which dates had no UTC offset and the timezone they were read in: the output says so. */
 	zoneNote?: { assumedTimezone: string; datesWithoutOffset: string[] };
@@ -39,34 +44,72 @@ export function dryRun(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return preview === true || preview === 'true';
 }
 
-type CampaignKeys = Pick<CreateRequest, 'key' | 'retryKey'>;
-
 /**
- * Duplicate protection's keys for one item: the campaign by its meaning (dates as instants) and
- * its target, or a custom key; and the item's retry key, which says where the item came from.
- * With Off, the campaign's key is its retry key: nothing is held back by content, but a Retry
- * never sends again what the execution it retries created. See duplicateProtection/keys.ts.
+ * Duplicate protection's key for one item: the campaign by its meaning (dates as instants) and its
+ * target, or a custom key. With Off, the campaign's key is its retry key, which needs every item
+ * of the run (`withRetryKeys`): nothing is held back by content, but a Retry never sends again
+ * what the execution it retries created. `protect` is false when there is nothing to keep (an
+ * unsaved workflow with Off: n8n keeps the history per saved workflow, and it sends as asked).
  */
-export function campaignKeys(ctx: IExecuteFunctions, itemIndex: number, body: CampaignBody, baseUrl: string): CampaignKeys {
+export function campaignKey(ctx: IExecuteFunctions, itemIndex: number, body: CampaignBody, baseUrl: string): Pick<CreateRequest, 'key' | 'target'> {
 	const mode = ctx.getNodeParameter('duplicateProtection', itemIndex, 'content') as ProtectionMode;
-	// An unsaved workflow has no history (n8n keeps it per saved workflow): with Off, it sends as asked.
 	if (mode === 'off' && !ctx.getWorkflow().id) return {};
 	const target = serviceTarget(baseUrl);
-	const retryKey = itemRetryKey(ctx, itemIndex, target);
-	if (mode === 'off') return { key: retryKey, retryKey };
-	if (mode === 'content') {
-		return { key: contentKey(campaignByMeaning(body), target), retryKey };
-	}
+	if (mode === 'off') return { target };
+	if (mode === 'content') return { key: contentKey(campaignByMeaning(body), target), target };
 	const value = ctx.getNodeParameter('idempotencyKey', itemIndex, '');
 	const key = customKey(value, target);
 	if (key === undefined) {
-		throw new NodeOperationError(ctx.getNode(), 'Idempotency Key is empty', {
+		throw new NodeOperationError(ctx.getNode(), `Idempotency Key of item ${itemIndex + 1} is empty; nothing was sent`, {
 			itemIndex,
 			description:
-				'Nothing was sent for this item. With Duplicate Protection set to Custom Key, every item needs a key, e.g. {{ $json.orderId }}.',
+				'With Duplicate Protection set to Custom Key, every item needs a key of its own, e.g. {{ $json.orderId }}. Check that the field the key reads exists on this item.',
 		});
 	}
-	return { key, retryKey };
+	const missing = missingPart(value);
+	if (missing) {
+		throw new NodeOperationError(ctx.getNode(), `Idempotency Key of item ${itemIndex + 1} is "${shownKey(value)}": a part of it came out ${missing}; nothing was sent`, {
+			itemIndex,
+			description: `A field the key reads is missing from this item, so every such item would get the same key and all but the first would be held back. Use a field every item has (check its name in the input), e.g. {{ $json.orderId }}.`,
+		});
+	}
+	return { key, target };
+}
+
+/** "undefined", "null" or "NaN" as a word of a custom key: an expression read a field the item lacks. */
+function missingPart(value: unknown): string | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const words = String(value).split(/[^A-Za-z]+/);
+	return ['undefined', 'null', 'NaN'].find((word) => words.includes(word));
+}
+
+const shownKey = (value: unknown) => {
+	const text = String(value);
+	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+};
+
+/**
+ * Each prepared item's retry key, from every item of the run (itemOrigin.ts numbers identical
+ * campaigns in order of their dates); with Off, also its campaign key. The dates of a campaign the
+ * retried execution created must have only moved with the clock, else this is another campaign.
+ */
+export function withRetryKeys(ctx: IExecuteFunctions, prepared: Array<{ itemIndex: number; request: CreateRequest }>): void {
+	const protectedItems = prepared.filter(({ request }) => request.target !== undefined);
+	const byTarget = new Map<string, typeof protectedItems>();
+	for (const item of protectedItems) byTarget.set(item.request.target!, [...(byTarget.get(item.request.target!) ?? []), item]);
+	for (const [target, items] of byTarget) {
+		const identities = items.map(({ itemIndex, request }) => ({ itemIndex, ...campaignIdentity(request.body) }));
+		const keys = retryKeysOf(ctx, identities, target);
+		for (const { itemIndex, request } of items) {
+			let retryKey = keys.get(itemIndex)!;
+			const dates = campaignIdentity(request.body).dates;
+			const created = createdFor(ctx, retryKey);
+			if (created && !movedByClock(created, dates)) retryKey = retryKeyOfChanged(retryKey, dates);
+			request.retryKey = retryKey;
+			request.createdAs = createdFor(ctx, retryKey)?.campaignId;
+			if (request.key === undefined) request.key = retryKey;
+		}
+	}
 }
 
 export function resendOption(ctx: IExecuteFunctions, itemIndex: number): boolean {
