@@ -233,7 +233,7 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 		});
 	});
 
-	test('3. another execution is sending the same campaign right now: held as "sending"; its advice followed (wait for the first to finish, run again): held as created, 1 campaign', async () => {
+	test('3. another execution is sending the same campaign right now: held as "sending"; its advice followed (do not run again; once the first has finished, look in LBA Ads: there): 1 campaign', async () => {
 		await journey('3. another execution sending it now, advice followed', 1, async (figure) => {
 			await steps.fault({ ...POST_CAMPAIGN, latencyMs: 20_000, times: 1 });
 			const first = await steps.start(TWIN.id);
@@ -242,13 +242,11 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 			expect(second.status).toBe('success');
 			const [held] = second.output(LBA);
 			figure.said = `second: ${summary([held])}`;
-			let again: Json | undefined;
 			if (held.earlierOutcome === 'sending') {
-				// Its advice: wait until the other execution has finished (see Executions), then run this again.
+				// Its advice: do not run the workflow again; once the other execution has finished (see Executions), look in LBA Ads.
 				expect((await steps.finished(first)).status).toBe('success');
-				const rerun = await steps.run(TWIN.id);
-				again = rerun.output(LBA)[0];
-				figure.said += `; run again: ${summary([again])}`;
+				const found = await steps.journal('twin');
+				figure.said += `; the first finished, LBA Ads holds ${found.length} campaign: nothing more to do`;
 			} else {
 				figure.said += `; ${await followUnknownAdvice(TWIN.id, 'twin', [held])}`;
 			}
@@ -259,9 +257,8 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 				skipped: true,
 				earlierOutcome: 'sending',
 				reason: expect.stringMatching(/^Another execution is sending this same campaign right now/),
-				howToResend: expect.stringMatching(/^Wait until the other execution has finished \(see Executions\), then run this again: .*Do not use Resend meanwhile/),
+				howToResend: expect.stringMatching(/^Do not run the workflow again for it: .*Once that execution has finished \(see Executions\), look for the campaign in LBA Ads/),
 			});
-			expect(again).toMatchObject({ skipped: true, earlierOutcome: 'created' });
 			expect(sorted(created)).toEqual(['twin-1']);
 		});
 	});

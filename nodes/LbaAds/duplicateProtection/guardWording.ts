@@ -24,11 +24,11 @@ export const REASONS = {
 /** What to do about a held-back item: each piece of advice safe when followed to the letter. */
 export const HOW_TO_RESEND = {
 	created:
-		'To send it again on purpose (a second campaign, billed again): in this node, open Options, turn on Resend (an expression such as {{ $json.resend }} picks items), run it once, then turn Resend off. Or set this node\'s Mode to Forget Sent Campaigns with this item\'s forgetKeys, execute it, and set Mode back to Publish.',
+		"To send it again on purpose (a second campaign, billed again): copy this item's forgetKeys, paste them into this node's Options > Resend Keys, run the workflow once, then empty Resend Keys.",
 	unknown:
-		'Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: in this node, open Options, turn on Resend for this item, run it once, then turn Resend off.',
+		"Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: copy this item's forgetKeys, paste them into this node's Options > Resend Keys, Retry this execution with the currently saved workflow, then empty Resend Keys.",
 	sending:
-		'Wait until the other execution has finished (see Executions), then run this again: the campaign is held back if that execution created it, and sent if it did not. Do not use Resend meanwhile: the campaign could be created twice.',
+		"Do not run the workflow again for it: the other execution is creating this campaign (a new run with $now dates would create another). Once that execution has finished (see Executions), look for the campaign in LBA Ads. Only if it is missing: copy this item's forgetKeys, paste them into this node's Options > Resend Keys, run once, then empty Resend Keys.",
 };
 
 /** A held-back item's output: what happened and what to do first, the keys last. */

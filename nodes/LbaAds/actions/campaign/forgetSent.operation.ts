@@ -45,7 +45,7 @@ export function forgetFields(names: ForgetFields, show: NonNullable<NonNullable<
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. {{ $json.forgetKeys }}',
+			placeholder: 'e.g. retry:v3:2e5f… content:v2:45a2…',
 			description:
 				"The forgetKeys of a held-back or created item of this node's output (every key that holds its campaign back), a key an error names, or the text of a custom key",
 			displayOptions: { show: { ...show, [names.what]: ['keys'] } },
@@ -68,7 +68,7 @@ export function forgetOperation(names: ForgetFields): Operation<ForgetRequest> {
 			if (key !== '') return { key };
 			throw new NodeOperationError(ctx.getNode(), `Keys to Forget of item ${itemIndex + 1} is empty; nothing was forgotten for it`, {
 				itemIndex,
-				description: 'Give the keys to forget, e.g. {{ $json.forgetKeys }} from a held-back or created item of this node.',
+				description: "Paste the keys to forget: the forgetKeys of a held-back or created item, copied from this node's output before switching its Mode.",
 			});
 		},
 

@@ -305,7 +305,7 @@ describe("the user's ways out", () => {
 	async function lostAnswerThenRetry(parameters: IDataObject, heldBy: 'retry' | 'held') {
 		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
 		const failed = await run(parameters, six.slice(0, 3));
-		expect(errorOf(failed)?.description).toMatch(/Keys to Forget: retry:v3:[0-9a-f]{64} content:v2:[0-9a-f]{64}, execute the node/);
+		expect(errorOf(failed)?.description).toMatch(/paste retry:v3:[0-9a-f]{64} content:v2:[0-9a-f]{64} into this node's Options > Resend Keys/);
 		await nextSecond();
 		const retry = await run(parameters, six.slice(0, 3), retryOf(failed.run));
 		expect(outcomes(retry.items)).toEqual([`${heldBy}:created`, `${heldBy}:unknown`, 'Published']);
@@ -324,9 +324,30 @@ describe("the user's ways out", () => {
 		expect(outcomes(again.items)).toEqual(['retry:created', 'Published', 'retry:created']);
 	});
 
+	it("the error's advice followed to the letter: its keys pasted into Resend Keys, Retry with the saved workflow: that campaign alone is sent again", async () => {
+		const { failed } = await lostAnswerThenRetry(withNow, 'retry');
+		const named = /paste (.*?) into this node's Options > Resend Keys/.exec(String(errorOf(failed)?.description))![1];
+		await nextSecond();
+		const again = await run({ ...withNow, options: { concurrency: 1, resendKeys: named } }, six.slice(0, 3), retryOf(failed.run));
+		expect(outcomes(again.items)).toEqual(['retry:created', 'Published', 'retry:created']);
+		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
+	});
+
+	it("a held item's forgetKeys pasted into Resend Keys, the workflow run again (fixed dates): that item alone is sent again", async () => {
+		const first = await run(fixed, six.slice(0, 3));
+		expect(outcomes(first.items)).toEqual(['Published', 'Published', 'Published']);
+		await nextSecond();
+		const held = await run(fixed, six.slice(0, 3));
+		expect(outcomes(held.items)).toEqual(['held:created', 'held:created', 'held:created']);
+		expect(held.items[1].howToResend).toMatch(/paste them into this node's Options > Resend Keys, run the workflow once/);
+		const again = await run({ ...fixed, options: { concurrency: 1, resendKeys: String(held.items[1].forgetKeys) } }, six.slice(0, 3));
+		expect(outcomes(again.items)).toEqual(['held:created', 'Published', 'held:created']);
+		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
+	});
+
 	it('Forget Sent with the keys an error names, fixed dates: both holds go (its own key and its retry key)', async () => {
 		const { failed } = await lostAnswerThenRetry(fixed, 'held');
-		const named = /Keys to Forget: (.*?), execute the node/.exec(String(errorOf(failed)?.description))![1];
+		const named = /paste (.*?) into this node's Options > Resend Keys/.exec(String(errorOf(failed)?.description))![1];
 		const forget = await context.n8n.runWorkflow(
 			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: named })], connections: chain('Start', 'LBA') },
 			saved(),

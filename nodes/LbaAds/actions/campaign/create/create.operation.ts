@@ -450,7 +450,17 @@ const options: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send the item even if this node already sent (or may have sent) the same campaign: a second campaign, billed again. An expression can pick the items to resend. Turn it off again after that run.',
+			'Whether to send every item even if this node already sent (or may have sent) the same campaign: a second campaign for each, billed again. To send only some items again, use Resend Keys instead. Turn it off again after that run.',
+		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
+	},
+	{
+		displayName: 'Resend Keys',
+		name: 'resendKeys',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. retry:v3:2e5f… content:v2:45a2…',
+		description:
+			"Paste the forgetKeys of each held-back item to send again (copied from this node's output): only those items are sent again, billed again. Empty it after that run.",
 		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
 	},
 	{

@@ -75,7 +75,7 @@ async function knownLocations(ctx: IExecuteFunctions, transport: Transport, item
 			{
 				itemIndex: itemIndexes[0],
 				description:
-					'Before it sends a campaign, the node checks every Location ID against the list of places the service knows, so that no campaign is billed for a place that does not exist. Run again in a moment.',
+					'Before it sends a campaign, the node checks every Location ID against the list of places the service knows, so that no campaign is billed for a place that does not exist. In a moment, Retry this execution (Executions > Retry): a Retry holds back what the execution it retries sent, whatever its dates; a new run might not.',
 			},
 		);
 	}

@@ -76,7 +76,7 @@ export function campaignFailure(error: unknown, forgetKeys: string | undefined):
 	}
 	if (forgetKeys !== undefined && outcome === 'unknown') {
 		notes.push(
-			`Duplicate protection kept this campaign's keys, so a Retry or re-run will not send it again. Wait a few minutes, then look for it in LBA Ads; only if it is missing, send it again: in this node, turn on Options > Resend for this item, run it once, then turn Resend off (or set Mode to Forget Sent Campaigns with Keys to Forget: ${forgetKeys}, execute the node, and set Mode back to Publish).`,
+			`Duplicate protection kept this campaign's keys, so a Retry or re-run will not send it again. Wait a few minutes, then look for it in LBA Ads; only if it is missing, send it again: paste ${forgetKeys} into this node's Options > Resend Keys, save, Retry this execution with the currently saved workflow, then empty Resend Keys.`,
 		);
 	}
 	if (notes.length) error.description = `${error.description ?? ''} ${notes.join(' ')}`.trim();

@@ -10,7 +10,7 @@ import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, readInZone } from '../../../helpers/dates';
 import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
 import { createdFor, movedByClock, retryKeysOf } from '../../../duplicateProtection/itemOrigin';
-import { retryKeyOfChanged } from '../../../duplicateProtection/keys';
+import { keysFromUser, retryKeyOfChanged } from '../../../duplicateProtection/keys';
 import { previewMode } from './runMode';
 
 /** Create Campaign's parameters, read for one item: what the panel, an expression or an AI model gave. */
@@ -108,6 +108,9 @@ export function withRetryKeys(ctx: IExecuteFunctions, prepared: Array<{ itemInde
 			request.retryKey = retryKey;
 			request.createdAs = createdFor(ctx, retryKey)?.campaignId;
 			if (request.key === undefined) request.key = retryKey;
+			// Options > Resend Keys: the keys a held item names (its forgetKeys) pick it, no expression needed.
+			const asked = keysFromUser(ctx.getNodeParameter('options.resendKeys', itemIndex, '') ?? '', target);
+			if (asked.includes(request.key) || asked.includes(retryKey)) request.resend = true;
 		}
 	}
 }

@@ -77,7 +77,7 @@ describe('Campaign > Create: unknown Location IDs are refused before anything is
 		expect(result.items.map((item) => item.json.error)).toEqual(
 			items.map(() => expect.stringMatching(/^Items 1-3 › Location ID: could not be checked, as GET \/lba\/locations failed \(.*503.*\)\. Nothing was sent\.$/)),
 		);
-		expect(result.items[0].json.description).toMatch(/no campaign is billed for a place that does not exist\. Run again in a moment\./);
+		expect(result.items[0].json.description).toMatch(/no campaign is billed for a place that does not exist\. In a moment, Retry this execution/);
 		expect(await requests(context, { method: 'POST' })).toHaveLength(0);
 	});
 });

@@ -121,7 +121,7 @@ describe('the guard in scripted schedules', () => {
 		expect(killed.claimedAt.has(0)).toBe(true);
 		expect(service.creations).toEqual([]);
 		const second = await create(1, procs[1], [item('content:v2:C0', 1, 0)]);
-		expect(second.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'sending', howToResend: expect.stringMatching(/Do not use Resend meanwhile/) } });
+		expect(second.ends.get(0)).toMatchObject({ kind: 'skipped', json: { earlierOutcome: 'sending', howToResend: expect.stringMatching(/Do not run the workflow again for it/) } });
 		expect(second.ended! - second.started).toBeGreaterThanOrEqual(10_000);
 		// The killed run's time (4 requests at the 30 s Timeout, and the lock's waits: 5 minutes, to the end of a 5-minute slot) passes.
 		clock.at(clock.now + 11 * 60_000, undefined, 'timer', () => undefined);

@@ -1,0 +1,116 @@
+// A Retry recognizes each campaign however the data before the LBA node was computed again (issue
+// 51), in real n8n with the packed package and the sandbox. A parent Retry, or Retry On Fail on an
+// Execute Workflow node, runs the sub-workflow as a new execution: its Code nodes run again, its
+// rows may have changed (here: the child edited and published, as when its sheet changed), nodes
+// may be inserted or renamed. Each case counts campaigns per name in the sandbox's journal: a
+// campaign created twice or never fails, even where the totals agree. Each failed on the lineage
+// identity (retry:v2) this replaces.
+import * as e2e from './lib';
+
+type Json = Record<string, any>;
+
+const LBA = 'Create campaigns';
+const CODE = 'Rows';
+const SUB = 'Run sub-workflow';
+/** Dates that move with the clock: every evaluation, a Retry's too, gives later ones. */
+const nowParameters = (channel: Json = {}) =>
+	e2e.createCampaignParameters({ name: '={{ $json.name }}', channels: { channel: [e2e.channel({ ...e2e.NOW_DATES, ...channel })] }, options: { concurrency: 1 } });
+
+/** A Code node returning `rows` (JavaScript that evaluates to an array of objects), without pairedItem. */
+const rowsNode = (id: string, rows: string, name = CODE) =>
+	e2e.node(id, name, 'n8n-nodes-base.code', 2, { jsCode: `return (${rows}).map((json) => ({ json }));` });
+
+function child(id: string, rows: string, lbaParameters: Json) {
+	const nodes = [e2e.executeWorkflowTrigger(`${id}-trigger`), rowsNode(`${id}-rows`, rows), e2e.lbaNode(`${id}-lba`, LBA, lbaParameters)];
+	return e2e.workflow(id, `Recomputed: ${id}`, nodes, e2e.chain('Called', CODE, LBA));
+}
+function parent(id: string, childId: string, subSettings: Json = {}) {
+	const nodes = [e2e.manualTrigger(`${id}-start`), e2e.executeWorkflowNode(`${id}-sub`, SUB, childId, subSettings)];
+	return e2e.workflow(id, `Recomputed: ${id}`, nodes, e2e.chain('Start', SUB));
+}
+
+const rowsOf = (prefix: string, letters: string) => JSON.stringify(letters.split('').map((letter) => ({ name: `${prefix}-${letter}` })));
+/** Two campaigns per store, morning and evening, their start from DateTime.now() (the Code node's own clock). */
+const twoPerStore = (prefix: string) =>
+	`['A', 'B'].flatMap((store) => ['morning', 'evening'].map((slot) => ({ name: '${prefix}-' + store, slot, startDate: DateTime.now().plus({ hours: slot === 'evening' ? 10 : 1 }).toISO() })))`;
+
+const CHANGED = { child: child('recChangedChild', rowsOf('changed', 'ABCD'), nowParameters()), parent: parent('recChanged', 'recChangedChild') };
+const TWO_PER_STORE = {
+	child: child('recTwoChild', twoPerStore('two'), nowParameters({ startDate: '={{ $json.startDate }}', endDate: "={{ DateTime.fromISO($json.startDate).plus({ days: 2 }) }}" })),
+	parent: parent('recTwo', 'recTwoChild', { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }),
+};
+const TWO_CALLERS = (() => {
+	const sub = child('recCallersChild', "[{ name: 'callers-' + $('Called').first().json.session }]", nowParameters());
+	const nodes = [
+		e2e.manualTrigger('recCallers-start'),
+		e2e.node('recCallers-morning', 'Morning', 'n8n-nodes-base.set', 3.4, { assignments: { assignments: [{ id: 'm', name: 'session', value: 'morning', type: 'string' }] }, options: {} }),
+		e2e.executeWorkflowNode('recCallers-sub', SUB, 'recCallersChild'),
+		e2e.node('recCallers-evening', 'Evening', 'n8n-nodes-base.set', 3.4, { assignments: { assignments: [{ id: 'e', name: 'session', value: 'evening', type: 'string' }] }, options: {} }),
+		e2e.executeWorkflowNode('recCallers-sub2', `${SUB} again`, 'recCallersChild'),
+	];
+	return { child: sub, parent: e2e.workflow('recCallers', 'Recomputed: two callers', nodes, e2e.chain('Start', 'Morning', SUB, 'Evening', `${SUB} again`)) };
+})();
+const WORKFLOWS = [CHANGED, TWO_PER_STORE, TWO_CALLERS].flatMap(({ child: c, parent: p }) => [c, p]);
+const PUBLISHED = e2e.n8nVersion().startsWith('1.') ? [] : WORKFLOWS.filter((each) => /Child$/.test(each.id)).map((each) => each.id);
+
+/** Campaigns per name (and per slot where the name repeats), from the journal. */
+function countsOf(campaigns: e2e.JournalCampaign[], key = (c: e2e.JournalCampaign) => c.request.name as string) {
+	const counts: Record<string, number> = {};
+	for (const campaign of campaigns) counts[key(campaign)] = (counts[key(campaign)] ?? 0) + 1;
+	return counts;
+}
+
+e2e.describeE2E(`a Retry recognizes each campaign however the data before it was computed again, in real n8n ${e2e.n8nVersion()}`, () => {
+	let setup: e2e.LbaN8n | undefined;
+	let steps: e2e.UserSteps;
+
+	beforeAll(async () => {
+		setup = await e2e.startLbaN8n('recomputed', { workflows: WORKFLOWS, publish: PUBLISHED, shared: true });
+		steps = e2e.userSteps(setup);
+	}, 15 * 60 * 1000);
+	afterAll(async () => {
+		await setup?.close();
+	});
+
+	test('the child\'s rows changed before the parent Retry (the created rows gone, a new row on top, the rest reversed) and a node inserted: each campaign once, the new row sent', async () => {
+		// Row C is refused (503): A and B created, the run fails.
+		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const failed = await steps.run(CHANGED.parent.id);
+		await steps.clearFaults();
+		expect(failed.status).toBe('error');
+		expect(Object.keys(countsOf(await steps.journal('changed'))).sort()).toEqual(['changed-A', 'changed-B']);
+		// The marketer marks A and B "sent" in the sheet and adds a row on top; someone inserts a node before the LBA node; published.
+		await steps.saveWorkflow(CHANGED.child.id, ({ nodes, connections }) => {
+			const rows = nodes.map((node: Json) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${rowsOf('changed', 'NDC')}).map((json) => ({ json }));` } } : node));
+			const tag = e2e.node('recChanged-tag', 'Tag', 'n8n-nodes-base.set', 3.4, { assignments: { assignments: [{ id: 't', name: 'tag', value: 'x', type: 'string' }] }, includeOtherFields: true, options: {} });
+			return { nodes: [...rows, tag], connections: e2e.chain('Called', CODE, 'Tag', LBA) };
+		});
+		await setup!.rest.activateWorkflow(CHANGED.child.id);
+		await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on
+		const retried = await steps.retry(CHANGED.parent.id, failed.executionId);
+		expect(retried.status).toBe('success');
+		expect(countsOf(await steps.journal('changed'))).toEqual({ 'changed-A': 1, 'changed-B': 1, 'changed-C': 1, 'changed-D': 1, 'changed-N': 1 });
+		expect(retried.output(SUB).map((item: Json) => item.status)).toEqual(['Published', 'Published', 'Published']);
+	});
+
+	test('a Code node builds two campaigns per store with DateTime.now() times (no pairedItem); Retry On Fail on the Execute Workflow node: 4 of 4, each hold on its own campaign', async () => {
+		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+		const result = await steps.run(TWO_PER_STORE.parent.id);
+		await steps.clearFaults();
+		expect(result.status).toBe('success');
+		const created = await steps.journal('two');
+		expect(countsOf(created)).toEqual({ 'two-A': 2, 'two-B': 2 });
+		const items = result.output(SUB);
+		// The last try: three held (each naming the campaign it was created as), one sent.
+		const held = items.filter((item: Json) => item.skipped);
+		expect(held.map((item: Json) => item.earlierOutcome)).toEqual(['created', 'created', 'created']);
+		for (const item of held) expect(created.map((c) => c.campaignId)).toContain(item.campaignId);
+		expect(new Set(held.map((item: Json) => item.campaignId)).size).toBe(3);
+	});
+
+	test("one sub-workflow called by two Execute Workflow nodes (morning, evening): the page's advice (the caller's session in the Campaign Name) sends both", async () => {
+		const result = await steps.run(TWO_CALLERS.parent.id);
+		expect(result.status).toBe('success');
+		expect(countsOf(await steps.journal('callers'))).toEqual({ 'callers-morning': 1, 'callers-evening': 1 });
+	});
+});
