@@ -35,6 +35,7 @@ const twoPerStore = (prefix: string) =>
 	`['A', 'B'].flatMap((store) => ['morning', 'evening'].map((slot) => ({ name: '${prefix}-' + store, slot, startDate: DateTime.now().plus({ hours: slot === 'evening' ? 10 : 1 }).toISO() })))`;
 
 const CHANGED = { child: child('recChangedChild', rowsOf('changed', 'ABCD'), nowParameters()), parent: parent('recChanged', 'recChangedChild') };
+const EDITED = { child: child('recEditedChild', rowsOf('edited', 'ABCD'), nowParameters()), parent: parent('recEdited', 'recEditedChild') };
 const TWO_PER_STORE = {
 	child: child('recTwoChild', twoPerStore('two'), nowParameters({ startDate: '={{ $json.startDate }}', endDate: "={{ DateTime.fromISO($json.startDate).plus({ days: 2 }) }}" })),
 	parent: parent('recTwo', 'recTwoChild', { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }),
@@ -50,7 +51,7 @@ const TWO_CALLERS = (() => {
 	];
 	return { child: sub, parent: e2e.workflow('recCallers', 'Recomputed: two callers', nodes, e2e.chain('Start', 'Morning', SUB, 'Evening', `${SUB} again`)) };
 })();
-const WORKFLOWS = [CHANGED, TWO_PER_STORE, TWO_CALLERS].flatMap(({ child: c, parent: p }) => [c, p]);
+const WORKFLOWS = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS].flatMap(({ child: c, parent: p }) => [c, p]);
 const PUBLISHED = e2e.n8nVersion().startsWith('1.') ? [] : WORKFLOWS.filter((each) => /Child$/.test(each.id)).map((each) => each.id);
 
 /** Campaigns per name (and per slot where the name repeats), from the journal. */
@@ -72,25 +73,46 @@ e2e.describeE2E(`a Retry recognizes each campaign however the data before it was
 		await setup?.close();
 	});
 
-	test('the child\'s rows changed before the parent Retry (the created rows gone, a new row on top, the rest reversed) and a node inserted: each campaign once, the new row sent', async () => {
-		// Row C is refused (503): A and B created, the run fails.
+	/** Row C is refused (503): A and B created, the parent's execution fails. */
+	async function failAtRowC(parentId: string, prefix: string) {
 		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
-		const failed = await steps.run(CHANGED.parent.id);
+		const failed = await steps.run(parentId);
 		await steps.clearFaults();
 		expect(failed.status).toBe('error');
-		expect(Object.keys(countsOf(await steps.journal('changed'))).sort()).toEqual(['changed-A', 'changed-B']);
-		// The marketer marks A and B "sent" in the sheet and adds a row on top; someone inserts a node before the LBA node; published.
-		await steps.saveWorkflow(CHANGED.child.id, ({ nodes, connections }) => {
-			const rows = nodes.map((node: Json) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${rowsOf('changed', 'NDC')}).map((json) => ({ json }));` } } : node));
-			const tag = e2e.node('recChanged-tag', 'Tag', 'n8n-nodes-base.set', 3.4, { assignments: { assignments: [{ id: 't', name: 'tag', value: 'x', type: 'string' }] }, includeOtherFields: true, options: {} });
-			return { nodes: [...rows, tag], connections: e2e.chain('Called', CODE, 'Tag', LBA) };
-		});
-		await setup!.rest.activateWorkflow(CHANGED.child.id);
+		expect(countsOf(await steps.journal(prefix))).toEqual({ [`${prefix}-A`]: 1, [`${prefix}-B`]: 1 });
+		return failed;
+	}
+	/** The child saved with `change` and published (2.x runs a sub-workflow's published version), then the parent retried a second later. */
+	async function changeChildThenRetry(workflows: typeof CHANGED, failed: e2e.FinishedExecution, change: Parameters<e2e.UserSteps['saveWorkflow']>[1]) {
+		await steps.saveWorkflow(workflows.child.id, change);
+		if (PUBLISHED.length) await setup!.rest.activateWorkflow(workflows.child.id);
 		await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on
-		const retried = await steps.retry(CHANGED.parent.id, failed.executionId);
+		const retried = await steps.retry(workflows.parent.id, failed.executionId);
 		expect(retried.status).toBe('success');
+		return retried;
+	}
+
+	test("the child's rows changed before the parent Retry (A marked sent and gone, a new row on top, the rest reversed): each campaign once, the new row sent", async () => {
+		const failed = await failAtRowC(CHANGED.parent.id, 'changed');
+		const retried = await changeChildThenRetry(CHANGED, failed, ({ nodes, connections }) => ({
+			nodes: nodes.map((node: Json) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${rowsOf('changed', 'NDCB')}).map((json) => ({ json }));` } } : node)),
+			connections,
+		}));
 		expect(countsOf(await steps.journal('changed'))).toEqual({ 'changed-A': 1, 'changed-B': 1, 'changed-C': 1, 'changed-D': 1, 'changed-N': 1 });
-		expect(retried.output(SUB).map((item: Json) => item.status)).toEqual(['Published', 'Published', 'Published']);
+		const [n, d, c, b] = retried.output(SUB);
+		expect([n.status, d.status, c.status]).toEqual(['Published', 'Published', 'Published']);
+		expect(b).toMatchObject({ skipped: true, earlierOutcome: 'created', campaignId: (await steps.journal('changed')).find((each) => each.request.name === 'changed-B')!.campaignId });
+	});
+
+	test("a node inserted before the LBA node and the child's trigger renamed, then the parent Retry: A and B held, C and D sent once", async () => {
+		const failed = await failAtRowC(EDITED.parent.id, 'edited');
+		const retried = await changeChildThenRetry(EDITED, failed, ({ nodes }) => {
+			const renamed = nodes.map((node: Json) => (node.name === 'Called' ? { ...node, name: 'When called' } : node));
+			const tag = e2e.node('recEdited-tag', 'Tag', 'n8n-nodes-base.set', 3.4, { assignments: { assignments: [{ id: 't', name: 'tag', value: 'x', type: 'string' }] }, includeOtherFields: true, options: {} });
+			return { nodes: [...renamed, tag], connections: e2e.chain('When called', CODE, 'Tag', LBA) };
+		});
+		expect(countsOf(await steps.journal('edited'))).toEqual({ 'edited-A': 1, 'edited-B': 1, 'edited-C': 1, 'edited-D': 1 });
+		expect(retried.output(SUB).map((item: Json) => item.status ?? item.earlierOutcome)).toEqual(['created', 'created', 'Published', 'Published']);
 	});
 
 	test('a Code node builds two campaigns per store with DateTime.now() times (no pairedItem); Retry On Fail on the Execute Workflow node: 4 of 4, each hold on its own campaign', async () => {
