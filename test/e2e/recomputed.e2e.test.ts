@@ -95,7 +95,7 @@ e2e.describeE2E(`a Retry recognizes each campaign however the data before it was
 	test("the child's rows changed before the parent Retry (A marked sent and gone, a new row on top, the rest reversed): each campaign once, the new row sent", async () => {
 		const failed = await failAtRowC(CHANGED.parent.id, 'changed');
 		const retried = await changeChildThenRetry(CHANGED, failed, ({ nodes, connections }) => ({
-			nodes: nodes.map((node: Json) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${rowsOf('changed', 'NDCB')}).map((json) => ({ json }));` } } : node)),
+			nodes: nodes.map((node) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${rowsOf('changed', 'NDCB')}).map((json) => ({ json }));` } } : node)),
 			connections,
 		}));
 		expect(countsOf(await steps.journal('changed'))).toEqual({ 'changed-A': 1, 'changed-B': 1, 'changed-C': 1, 'changed-D': 1, 'changed-N': 1 });
@@ -107,7 +107,7 @@ e2e.describeE2E(`a Retry recognizes each campaign however the data before it was
 	test("a node inserted before the LBA node and the child's trigger renamed, then the parent Retry: A and B held, C and D sent once", async () => {
 		const failed = await failAtRowC(EDITED.parent.id, 'edited');
 		const retried = await changeChildThenRetry(EDITED, failed, ({ nodes }) => {
-			const renamed = nodes.map((node: Json) => (node.name === 'Called' ? { ...node, name: 'When called' } : node));
+			const renamed = nodes.map((node) => (node.name === 'Called' ? { ...node, name: 'When called' } : node));
 			const tag = e2e.node('recEdited-tag', 'Tag', 'n8n-nodes-base.set', 3.4, { assignments: { assignments: [{ id: 't', name: 'tag', value: 'x', type: 'string' }] }, includeOtherFields: true, options: {} });
 			return { nodes: [...renamed, tag], connections: e2e.chain('When called', CODE, 'Tag', LBA) };
 		});
