@@ -202,12 +202,15 @@ describe('the history lock where it is weakest', () => {
 				figures.finished += result.finished;
 				// Broken and taken in every episode (a row left behind never stops the workflow for good).
 				expect(result.finished).toBeGreaterThan(0);
-				// One break and a release per finished task: the invariant holds (at most one finished task
-				// claims the key, no entry of a finished task lost). Only an episode with a second break (two
-				// breakers, or a holder cleaning up the row it found deleted) may break it: the race the docs state.
+				// No key is ever claimed twice by finished tasks, in any episode. No entry of a finished task is
+				// lost in an episode with one break; one with a second break (two breakers, or a holder cleaning
+				// up the row it found deleted: the race the docs state) may lose entries: 3 in 12 of 26 runs
+				// with the lease's random spread (issue 53), counted, not yet fixed.
 				const deletes = store.workflowRowCalls.clearAllProcessedItems - deletesBefore;
-				if (deletes > result.finished + 1) figures.twoBreaks++;
-				else expect({ run, claimedTwice: result.claimedNewByFinished > 1, lostEntries: result.lostEntries }).toEqual({ run, claimedTwice: false, lostEntries: 0 });
+				const secondBreak = deletes > result.finished + 1;
+				if (secondBreak) figures.twoBreaks++;
+				expect({ spread, run, claimedTwice: result.claimedNewByFinished > 1 }).toEqual({ spread, run, claimedTwice: false });
+				if (!secondBreak) expect({ spread, run, lostEntries: result.lostEntries }).toEqual({ spread, run, lostEntries: 0 });
 			}
 		} finally {
 			random?.mockRestore();

@@ -63,12 +63,24 @@ describe('Campaign > Create: unknown Location IDs are refused before anything is
 		['an answer that is not a list', { status: 200, body: { locations: [] } }, 'GET /lba/locations did not answer with a list of places'],
 	])('a service without the list (%s): the campaigns go out with their IDs as given, and a warning says so', async (_name, answer, why) => {
 		await fault(context, { path: '/lba/locations', times: 10, ...answer });
-		const result = await runNode(context, parameters, items);
+		// Dates without an offset in an Indonesian workflow zone: no place's zone is needed (sendWindows.test.ts).
+		const result = await runNode(context, parameters, items, { timezone: 'Asia/Jakarta' });
 		expect(errorOf(result)).toBeUndefined();
 		expect(result.items.map((item) => item.json.status)).toEqual(['Published', 'Published', 'Published']);
 		expect(hintsOf(result)).toContain(
 			`Location IDs not checked: this LBA service does not list its places (${why}), so each Location ID is used as given. Check them with your LBA account manager.`,
 		);
+	});
+
+	it.each([
+		['401 (n8n sends a request again once after a 401, so twice)', { status: 401, times: 2 }],
+		['403 (a credential that may not read the list)', { status: 403 }],
+	])('a list the credential may not read (%s) is a failure of this run, not a service without the list: nothing is sent, no Location ID billed unchecked', async (_name, answer) => {
+		await fault(context, { path: '/lba/locations', times: 1, body: { success: false, error: { code: 'FORBIDDEN', message: 'Not allowed' } }, ...answer });
+		const result = await runNode(context, parameters, items, { node: { onError: 'continueRegularOutput' } });
+		expect(result.items.map((item) => item.json.error)).toEqual(items.map(() => expect.stringMatching(/; the campaign was not created \(nothing is sent before Location IDs are checked\)$/)));
+		expect(hintsOf(result)).toEqual([]);
+		expect(await requests(context, { method: 'POST' })).toHaveLength(0);
 	});
 
 	it('a list that fails for a moment (after the retries) sends nothing, and says to run again', async () => {
