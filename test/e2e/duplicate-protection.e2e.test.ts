@@ -187,7 +187,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		const items = retried.output(LBA);
 		expect(fates(items)).toEqual(['skipped:created', 'skipped:unknown', 'created', 'created', 'created', 'created']);
 		expect(items[1].reason).toMatch(/^May have been created in an earlier run/);
-		expect(items[1].howToResend).toMatch(/look for it in LBA Ads.*turn on Resend/);
+		expect(items[1].howToResend).toMatch(/look for it in LBA Ads.*Options > Resend Keys/);
 		const campaigns = await journal('unknown');
 		expect(campaigns).toHaveLength(6);
 		expect(duplicates(campaigns)).toBe(0);

@@ -346,8 +346,9 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 	/**
 	 * What the held-back items of a run (`items`, input item i named `<prefix>-<i+1>`) advise, done to the
 	 * letter: "may have been created" (unknown): wait, look for it in LBA Ads (the journal), and only if it
-	 * is missing turn on Resend for it, run once, turn Resend off. An advice that says Resend without
-	 * looking first (the node before issue 40) is followed as it reads. Returns what was done.
+	 * is missing paste its forgetKeys into Options > Resend Keys, save, run the workflow again, empty
+	 * Resend Keys. An advice that says Resend without looking first (the node before issue 40) is
+	 * followed as it reads. Returns what was done.
 	 */
 	async function followUnknownAdvice(workflowId: string, prefix: string, items: Json[]): Promise<string> {
 		const unknown = items.map((item, index) => ({ item, name: `${prefix}-${index + 1}` })).filter(({ item }) => item.skipped && item.earlierOutcome === 'unknown');
@@ -358,10 +359,11 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 		const toResend = unknown.filter(({ name }) => !looksFirst || !inLbaAds.has(name)).map(({ name }) => name);
 		const said = `${unknown.length} "may have been created": ${looksFirst ? 'looked in LBA Ads first' : `advice: ${unknown[0].item.howToResend}`}`;
 		if (!toResend.length) return `${said}, all there: nothing done`;
-		await steps.setNode(workflowId, LBA, (node) => ({ ...node, parameters: { ...node.parameters, options: { ...node.parameters.options, resend: `={{ ${JSON.stringify(toResend)}.includes($json.name) }}` } } }));
+		const keys = unknown.filter(({ name }) => toResend.includes(name)).map(({ item }) => String(item.forgetKeys)).join(' ');
+		await steps.setNode(workflowId, LBA, (node) => ({ ...node, parameters: { ...node.parameters, options: { ...node.parameters.options, resendKeys: keys } } }));
 		const resent = await steps.run(workflowId);
-		await steps.setNode(workflowId, LBA, (node) => ({ ...node, parameters: { ...node.parameters, options: { ...node.parameters.options, resend: false } } }));
-		return `${said}; Resend for ${toResend.join(', ')}: ${summary(resent.output(LBA))}`;
+		await steps.setNode(workflowId, LBA, (node) => ({ ...node, parameters: { ...node.parameters, options: { ...node.parameters.options, resendKeys: '' } } }));
+		return `${said}; Resend Keys for ${toResend.join(', ')}: ${summary(resent.output(LBA))}`;
 	}
 
 	test("6. Stop pressed mid-wave, then a new run: with a Custom Key per day (the $now hint's way out) and the held items' advice followed, 12 campaigns, none twice; the $now version measured", async () => {

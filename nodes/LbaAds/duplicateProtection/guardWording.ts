@@ -26,7 +26,7 @@ export const HOW_TO_RESEND = {
 	created:
 		"To send it again on purpose (a second campaign, billed again): copy this item's forgetKeys, paste them into this node's Options > Resend Keys, run the workflow once, then empty Resend Keys.",
 	unknown:
-		"Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: copy this item's forgetKeys, paste them into this node's Options > Resend Keys, Retry this execution with the currently saved workflow, then empty Resend Keys.",
+		"Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: copy this item's forgetKeys, paste them into this node's Options > Resend Keys, save, run the workflow again (or Retry a failed execution with the currently saved workflow), then empty Resend Keys.",
 	sending:
 		"Do not run the workflow again for it: the other execution is creating this campaign (a new run with $now dates would create another). Once that execution has finished (see Executions), look for the campaign in LBA Ads. Only if it is missing: copy this item's forgetKeys, paste them into this node's Options > Resend Keys, run once, then empty Resend Keys.",
 };

@@ -87,7 +87,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 			skipped: true,
 			earlierOutcome: 'unknown',
 			reason: expect.stringMatching(/^May have been created in an earlier run/),
-			howToResend: expect.stringContaining('turn on Resend'),
+			howToResend: expect.stringContaining('Options > Resend Keys'),
 		});
 		expect(await campaigns(context)).toHaveLength(3);
 
