@@ -10,6 +10,7 @@ import { campaignGuard, HISTORY_MAX_CAMPAIGNS, type Candidate } from '../../../.
 import { REASONS } from '../../../../nodes/LbaAds/duplicateProtection/guardWording';
 import { createdMark, SENDING_SLOT_MS, sendingMark, sendingSlotOf } from '../../../../nodes/LbaAds/duplicateProtection/keys';
 import { campaigns, createParameters, fault, holdNextLatency, runNode, useHistory, useSandbox } from '../setup';
+import { justBeforeAskedAgain as otherOutcomeLands, keyOf as keyOfCampaign } from './otherExecution';
 
 const context = useSandbox();
 const history = useHistory('costly');
@@ -29,33 +30,8 @@ afterEach(() => Object.assign(twinWait, twinWaitAsShipped));
 
 const refusal = { method: 'POST', path: '/lba/campaign', status: 400, body: { success: false, error: { code: 'G-400003', message: 'invalid' } } };
 
-/** The campaign's key, from a preview (which sends and records nothing). */
-async function keyOf(name: string): Promise<string> {
-	const preview = await runNode(context, { ...byName, options: { dryRun: true } }, [{ name }], { workflowId: history.workflowId });
-	expect(preview.items[0].json.dryRun).toBe(true);
-	return String(preview.items[0].json.idempotencyKey);
-}
-
-/**
- * Just before this run asks the store about `key` again (as it does while it waits for a twin),
- * the other execution's outcome lands: `taken` entries go (a release), `added` ones come (a creation).
- */
-function justBeforeAskedAgain(key: string, { taken = [], added = [] }: { taken?: string[]; added?: string[] }): () => void {
-	const ask = store.checkProcessedAndRecord;
-	const undo = () => {
-		store.checkProcessedAndRecord = ask;
-	};
-	store.checkProcessedAndRecord = async (items, ...rest) => {
-		if (items.length === 1 && items[0] === key) {
-			undo();
-			const data = store.rows.get(`${history.workflowId}|n:lba`)!.data as string[];
-			for (const entry of taken) data.splice(data.indexOf(InMemoryDeduplicator.hash(entry)), 1);
-			data.push(...added.map((entry) => InMemoryDeduplicator.hash(entry)));
-		}
-		return await ask.call(store, items, ...rest);
-	};
-	return undo;
-}
+const keyOf = (name: string) => keyOfCampaign(context, history, byName, name);
+const justBeforeAskedAgain = (key: string, outcome: { taken?: string[]; added?: string[] }) => otherOutcomeLands(history, key, outcome);
 
 /** Runs one campaign named `name` and returns its key. */
 async function createdKey(name: string): Promise<string> {

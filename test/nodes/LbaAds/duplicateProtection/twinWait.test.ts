@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { InMemoryDeduplicator } from '../../../harness';
 import { sendingMark, sendingSlotOf } from '../../../../nodes/LbaAds/duplicateProtection/keys';
 import { campaigns, createParameters, fault, runNode, useHistory, useSandbox } from '../setup';
+import { justBeforeAskedAgain, keyOf as keyOfCampaign } from './otherExecution';
 
 const context = useSandbox();
 const history = useHistory('twin');
@@ -18,34 +19,7 @@ const hash = InMemoryDeduplicator.hash;
 const nodeRow = () => store.rows.get(`${history.workflowId}|n:lba`)!;
 const filler = (name: string) => createHash('md5').update(name).digest('base64');
 
-/** The campaign's key, from a preview (which sends and records nothing). */
-async function keyOf(name: string): Promise<string> {
-	const preview = await runNode(context, { ...byName, options: { dryRun: true } }, [{ name }], { workflowId: history.workflowId });
-	expect(preview.items[0].json.dryRun).toBe(true);
-	return String(preview.items[0].json.idempotencyKey);
-}
-
-/**
- * The other execution releases `key` (its claim refused by the service: the key and its "sending"
- * mark taken out) just before this run asks the store about that key again; `meanwhile` are
- * entries other executions recorded in between. Returns the undo.
- */
-function releasedBeforeAskedAgain(key: string, taken: string[], meanwhile: string[]): () => void {
-	const ask = store.checkProcessedAndRecord;
-	const undo = () => {
-		store.checkProcessedAndRecord = ask;
-	};
-	store.checkProcessedAndRecord = async (items, ...rest) => {
-		if (items.length === 1 && items[0] === key) {
-			undo();
-			const data = nodeRow().data as string[];
-			for (const entry of taken) data.splice(data.indexOf(hash(entry)), 1);
-			data.push(...meanwhile);
-		}
-		return await ask.call(store, items, ...rest);
-	};
-	return undo;
-}
+const keyOf = (name: string) => keyOfCampaign(context, history, byName, name);
 
 describe('a twin released by the other execution and claimed by this run, in a full history', () => {
 	it('claiming it pushes out no other campaign: the oldest campaign stays held back as created', async () => {
@@ -59,7 +33,7 @@ describe('a twin released by the other execution and claimed by this run, in a f
 		const own = row.data as string[];
 		row.data = [...own, ...Array.from({ length: 40_000 - own.length - 2 }, (_, index) => filler(`filler-${index}`)), hash(key), hash(otherMark)];
 		// It is refused, and releases the key; other executions record two entries meanwhile, so the history stays full.
-		const undo = releasedBeforeAskedAgain(key, [key, otherMark], [filler('meanwhile-1'), filler('meanwhile-2')]);
+		const undo = justBeforeAskedAgain(history, key, { taken: [key, otherMark], addedHashes: [filler('meanwhile-1'), filler('meanwhile-2')] });
 		try {
 			// This run claims the released twin and sends it; the service refuses it too.
 			await fault(context, { method: 'POST', path: '/lba/campaign', status: 400, body: { success: false, error: { code: 'G-400003', message: 'invalid' } }, times: 1 });
