@@ -223,6 +223,13 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(namesIn(await campaigns(context))).toEqual(['x', 'y']);
 	});
 
+	it("Custom Key with a part that came out undefined (the page's storeId + day example on rows without storeId): refused before anything is sent", async () => {
+		const parameters = { ...byName, duplicateProtection: 'customKey', idempotencyKey: "={{ $json.storeId + '-' + '2026-12-01' }}" };
+		const result = await runNode(context, parameters, [{ name: 'a', storeId: 'S1' }, { name: 'b' }, { name: 'c' }], { workflowId: history.workflowId });
+		expect(errorOf(result)?.message).toBe('Idempotency Key of item 2 is "undefined-2026-12-01": a part of it came out undefined; nothing was sent');
+		expect(await campaigns(context)).toHaveLength(0);
+	});
+
 	it('Off: every new run sends again; its only key is the item\'s retry key (what a Retry needs), and an unsaved workflow sends without the store', async () => {
 		const parameters = { ...byName, duplicateProtection: 'off' };
 		const first = await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
