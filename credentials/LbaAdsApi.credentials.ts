@@ -1,6 +1,8 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	Icon,
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
 	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
@@ -31,14 +33,15 @@ export class LbaAdsApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	/**
+	 * The token as a header, written without an n8n expression: n8n 2.40's expression runtime
+	 * refuses a workflow whose timezone is n8n's own "DEFAULT" ("Invalid timezone"), which made the
+	 * generic `=Bearer {{$credentials.accessToken}}` fail every request of such a workflow (issue 52).
+	 */
+	authenticate: IAuthenticate = async (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions) => ({
+		...requestOptions,
+		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` },
+	});
 
 	test: ICredentialTestRequest = productsTest;
 }

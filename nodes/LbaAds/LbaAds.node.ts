@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { operationOptions, operationSubtitle, resourceProperties } from './actions/resources';
+import { operationHints, operationOptions, operationSubtitle, resourceProperties } from './actions/resources';
 import { COMMON_OPTIONS, router } from './actions/router';
 import { searchLocations } from './methods/searchLocations';
 import { LBA_ADS_DESCRIPTION } from '../shared/packageDescription';
@@ -21,6 +21,7 @@ export class LbaAds implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: CREDENTIALS,
+		hints: operationHints(),
 		properties: [
 			AUTHENTICATION,
 			...resourceProperties(),

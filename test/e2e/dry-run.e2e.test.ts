@@ -13,8 +13,8 @@ const channel = (telcoId: string, message: string) => ({
 	locationId: 3273,
 	smsQty: 1000,
 	message,
-	startDate: '2026-12-05T09:00:00',
-	endDate: '2026-12-06T21:00:00',
+	startDate: '2036-12-05T09:00:00',
+	endDate: '2036-12-06T21:00:00',
 	telcoId,
 });
 const parameters = (dryRun: boolean) => ({
@@ -82,7 +82,7 @@ e2e.describeE2E(`Create Campaign dry run in real n8n ${e2e.n8nVersion()}`, () =>
 			],
 			assumedTimezone: 'Asia/Jakarta',
 		});
-		expect(preview.request.body.channels[1]).toMatchObject({ startDate: '2026-12-05T09:00:00+07:00', endDate: '2026-12-06T21:00:00+07:00' });
+		expect(preview.request.body.channels[1]).toMatchObject({ startDate: '2036-12-05T09:00:00+07:00', endDate: '2036-12-06T21:00:00+07:00' });
 		expect(preview.warnings[0]).toBe('Channel 2: “ (U+201C) is not in the GSM alphabet, so the message is sent as UCS-2 (70 per SMS): 107 units, 2 SMS per recipient.');
 		// n8n shows the SMS warning as a hint above the output.
 		expect(JSON.stringify(run.run.resultData.runData[NODE][0].hints ?? [])).toContain('2 SMS per recipient');

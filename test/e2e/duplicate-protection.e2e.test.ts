@@ -49,7 +49,7 @@ const WORKFLOWS = {
 	now: workflow('dpNow', named('now'), channelWith(NOW_DATES)),
 	nowRetryOnFail: workflow('dpNowTries', named('tries'), channelWith(NOW_DATES)),
 	nowResend: workflow('dpNowResend', named('resend'), { ...channelWith(NOW_DATES), options: { concurrency: 1, resend: true } }),
-	utc: workflow('dpUtc', [{ name: 'utc-1', start: '2026-11-26T09:00:00+07:00', end: '2026-11-26T17:00:00+07:00' }], channelWith({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })),
+	utc: workflow('dpUtc', [{ name: 'utc-1', start: '2036-11-26T09:00:00+07:00', end: '2036-11-26T17:00:00+07:00' }], channelWith({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })),
 	targets: workflow('dpTargets', named('target', 2)),
 	wave2: workflow('dpWave2', named('wave', 8)),
 };
@@ -323,7 +323,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		expect(fates(first.output(LBA))).toEqual(['created']);
 		await setNode('dpUtc', 'Campaigns to send', (node) => ({
 			...node,
-			parameters: { jsCode: `return [{ json: { name: 'utc-1', start: '2026-11-26T02:00:00Z', end: '2026-11-26T10:00:00Z' } }];` },
+			parameters: { jsCode: `return [{ json: { name: 'utc-1', start: '2036-11-26T02:00:00Z', end: '2036-11-26T10:00:00Z' } }];` },
 		}));
 		const second = await run('dpUtc');
 		expect(second.output(LBA)[0]).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: first.output(LBA)[0].idempotencyKey });

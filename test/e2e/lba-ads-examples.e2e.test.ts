@@ -199,7 +199,7 @@ e2e.describeE2E(`examples/ in real n8n ${e2e.n8nVersion()} against the sandbox`,
 		await e2e.closeOptions(page);
 		await e2e.closeNodePanel(page);
 
-		// Run it from the editor: green nodes, the success toast, success over REST. Test (a) already
+		// Run it from the editor: green nodes, the run button back, success over REST. Test (a) already
 		// created today's campaign (same city, same dates), so duplicate protection holds it back:
 		// the item says so and the sandbox's journal gets nothing new.
 		const campaignsBefore = await journal();

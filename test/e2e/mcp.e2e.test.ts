@@ -26,8 +26,8 @@ const channel = (overrides: Json = {}) => ({
 	locationId: 3273,
 	smsQty: 1000,
 	message: 'Promo akhir pekan!',
-	startDate: '2026-12-05T09:00:00+07:00',
-	endDate: '2026-12-06T21:00:00+07:00',
+	startDate: '2036-12-05T09:00:00+07:00',
+	endDate: '2036-12-06T21:00:00+07:00',
 	telcoId: 'tsel',
 	...overrides,
 });
@@ -132,7 +132,7 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 		expect(await journal()).toEqual(['Bandung weekend promo (MCP)']);
 
 		// The same call with the same instants written in UTC, as models and other systems often give them.
-		const inUtc = campaign({}, { locationId: location.locationId, startDate: '2026-12-05T02:00:00Z', endDate: '2026-12-06T14:00:00Z' });
+		const inUtc = campaign({}, { locationId: location.locationId, startDate: '2036-12-05T02:00:00Z', endDate: '2036-12-06T14:00:00Z' });
 		const [utc] = itemsOf(await call('create_campaign', inUtc));
 		expect(utc).toMatchObject({ skipped: true, earlierOutcome: 'created', idempotencyKey: published.idempotencyKey });
 		expect(await journal()).toEqual(['Bandung weekend promo (MCP)']);

@@ -37,7 +37,7 @@ const PICKER = e2e.workflow(
 				name: 'Picker',
 				campaignDescription: 'Picker',
 				channels: {
-					channel: [{ sender: 'LBADEMO', locationId: { __rl: true, mode: 'list', value: '' }, smsQty: 10, message: 'Hi', startDate: '2026-12-05T09:00:00', endDate: '2026-12-06T09:00:00', telcoId: 'tsel' }],
+					channel: [{ sender: 'LBADEMO', locationId: { __rl: true, mode: 'list', value: '' }, smsQty: 10, message: 'Hi', startDate: '2036-12-05T09:00:00', endDate: '2036-12-06T09:00:00', telcoId: 'tsel' }],
 				},
 			}),
 		),

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, NodeHint } from 'n8n-workflow';
 
 import { campaign } from './campaign';
 import type { OperationModule, Resource } from './engine/operation';
@@ -60,4 +60,9 @@ export function operationSubtitle(): string {
 /** The operations' own entries of the Options collection. */
 export function operationOptions(): INodeProperties[] {
 	return RESOURCES.flatMap((resource) => resource.operations.flatMap((o) => o.options ?? []));
+}
+
+/** The operations' panel hints (n8n shows each whose displayCondition holds). */
+export function operationHints(): NodeHint[] {
+	return RESOURCES.flatMap((resource) => resource.operations.flatMap((o) => o.hints ?? []));
 }

@@ -20,8 +20,33 @@ const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Epoch millis before 2001-09-09 are 12 digits or fewer: almost certainly seconds or a typo. */
 const SMALLEST_PLAUSIBLE_EPOCH_MS = 1_000_000_000_000;
 
+/**
+ * Whether `zone` names one zone: an IANA name ("Asia/Jakarta"), UTC or a fixed offset ("UTC+7").
+ * Luxon's own words "default", "local" and "system" name whatever zone the process runs in, so they
+ * are no zone to read a campaign's dates in (n8n stores "DEFAULT" for "the instance's zone").
+ */
 export function isValidZone(zone: string): boolean {
+	if (['default', 'local', 'system'].includes(zone.trim().toLowerCase())) return false;
 	return DateTime.local().setZone(zone).isValid;
+}
+
+/** The node's clock for send windows (epoch ms); the node tests set it to a fixed time. */
+export const clock = { now: (): number => Date.now() };
+
+/**
+ * A date as a marketer reads it in a zone: "2026-12-01 09:00", with the Indonesian abbreviation
+ * when it is one ("WIB", "WITA", "WIT"), else the zone's name.
+ */
+export function localDate(instant: DateTime, zone: string, abbreviation?: string): { day: string; time: string; zone: string } {
+	const local = instant.setZone(zone);
+	return { day: local.toFormat('yyyy-MM-dd'), time: local.toFormat(local.second ? 'HH:mm:ss' : 'HH:mm'), zone: abbreviation ?? zone };
+}
+
+/** "2026-12-01 09:00 to 18:00 WITA" (one day) or "2026-12-01 09:00 to 2026-12-07 21:00 WITA". */
+export function shownWindow(start: DateTime, end: DateTime, zone: string, abbreviation?: string): string {
+	const from = localDate(start, zone, abbreviation);
+	const until = localDate(end, zone, abbreviation);
+	return `${from.day} ${from.time} to ${until.day === from.day ? '' : `${until.day} `}${until.time} ${from.zone}`;
 }
 
 export function parseDate(input: unknown, zone: string, role: DateRole = 'start'): ParsedDate {

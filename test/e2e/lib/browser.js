@@ -224,7 +224,8 @@ async function saveNewCredential(page, dialog) {
 /**
  * Click "Execute workflow" on the canvas. Resolves with the request body the editor sent to
  * POST /rest/workflows/:id/run and its `{executionId}`, once every node in `expectNodes`
- * shows the green success mark and the editor shows "Workflow executed successfully".
+ * shows the green success mark and the run button is back from its spinner (lasting states, not
+ * the "Workflow executed successfully" toast, which a loaded machine can miss: issue 53).
  */
 async function runWorkflowFromEditor(page, { expectNodes = [], timeoutMs = 60000 } = {}) {
 	const [response] = await Promise.all([
@@ -236,9 +237,8 @@ async function runWorkflowFromEditor(page, { expectNodes = [], timeoutMs = 60000
 	for (const name of expectNodes) {
 		await canvasNode(page, name).locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: timeoutMs });
 	}
-	// The editor's own verdict: the "Workflow executed successfully" toast, and the button
-	// back from its spinner. Then let the toast's slide-in animation settle for screenshots.
-	await page.getByText('Workflow executed successfully').first().waitFor({ timeout: timeoutMs });
+	// The button back from its spinner: the editor has the run's end. Then let the toast's slide-in
+	// settle for screenshots (not waited on: a toast comes and goes).
 	await page.locator('[data-test-id="execute-workflow-button"]').filter({ hasText: 'Execute workflow' }).waitFor({ timeout: timeoutMs });
 	await page.waitForTimeout(1000);
 	return { request: JSON.parse(response.request().postData() || '{}'), executionId: body.data && body.data.executionId };

@@ -5,7 +5,7 @@
 const { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } = require('./examples');
 
 const LBA_NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
-const FIXED_DATES = { startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-02T21:00:00+07:00' };
+const FIXED_DATES = { startDate: '2036-12-01T09:00:00+07:00', endDate: '2036-12-02T21:00:00+07:00' };
 /** Dates the way users write "start now": every evaluation (a Retry too) gives later ones. */
 const NOW_DATES = { startDate: '={{ $now.plus({ minutes: 5 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' };
 

@@ -25,6 +25,9 @@ export interface Sandbox {
 
 export const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
 
+/** "Now" for the node's send windows in the node tests (useSandbox): 2026-11-26 09:00 WIB. */
+export const TEST_NOW = Date.parse('2026-11-26T02:00:00Z');
+
 export interface Context {
 	sandbox: Sandbox;
 	n8n: Harness;
@@ -48,6 +51,10 @@ export function useSandbox(options: Record<string, unknown> = {}, { realRetryWai
 		context.sandbox = await startSandbox({ port: 0, quiet: true, checkAnswers: true, waitLatency, ...options });
 		context.token = context.sandbox.tokens[0];
 		context.n8n = await loadPackageNodes();
+		// The node's clock for send windows (a window that is over is refused): a fixed time before
+		// every fixture's dates (2026-12-01 ...), so the tests mean the same next year.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		(require('../../../dist/nodes/LbaAds/helpers/dates') as { clock: { now(): number } }).clock.now = () => TEST_NOW;
 		if (realRetryWaits) return;
 		// The node as n8n loads it (dist/): its retries go at once, each wait recorded for the test to
 		// check, so a test of three retries does not sleep their 3.5 s of back-off. The reliability

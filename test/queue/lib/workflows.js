@@ -25,7 +25,7 @@ function createCampaignParameters(description, extra = {}) {
 		categoryId: 10,
 		channelsInput: 'fields',
 		channels: {
-			channel: [{ sender: 'LBADEMO', locationId: 3273, smsQty: 100, message: 'Promo!', startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-02T21:00:00+07:00', telcoId: 'tsel' }],
+			channel: [{ sender: 'LBADEMO', locationId: 3273, smsQty: 100, message: 'Promo!', startDate: '2036-12-01T09:00:00+07:00', endDate: '2036-12-02T21:00:00+07:00', telcoId: 'tsel' }],
 		},
 		...extra,
 	};

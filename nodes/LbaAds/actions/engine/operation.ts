@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions, NodeHint } from 'n8n-workflow';
 
 import type { Transport } from '../../../shared/transport';
 
@@ -72,6 +72,8 @@ export interface OperationModule<Request = unknown> {
 	description: INodeProperties[];
 	/** Its own entries in the node's Options collection, if any. */
 	options?: INodeProperties[];
+	/** Hints the panel shows for it (each with a displayCondition naming this operation). */
+	hints?: NodeHint[];
 	operation: Operation<Request>;
 }
 

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import { parseDate, readInZone, toApiDate } from '../../../../nodes/LbaAds/helpers/dates';
+import { isValidZone, parseDate, readInZone, shownWindow, toApiDate } from '../../../../nodes/LbaAds/helpers/dates';
 
 function api(input: unknown, zone: string, role: 'start' | 'end' = 'start'): string {
 	const parsed = parseDate(input, zone, role);
@@ -81,6 +81,42 @@ describe('dates: every input shape a workflow can produce', () => {
 		expect(reason(Number.NaN)).toMatch(/finite/);
 		expect(reason({ year: 2026 })).toMatch(/must be a date/);
 		expect(reason(new Date('nope'))).toMatch(/not a valid date/);
+	});
+});
+
+describe('dates typed as people type them (issue 52): taken as typed, never "now"', () => {
+	it.each([
+		['2026-12-01 09:00', '2026-12-01T09:00:00+08:00'],
+		['2026-12-01 09:00:00', '2026-12-01T09:00:00+08:00'],
+		['2026-12-01T09:00', '2026-12-01T09:00:00+08:00'],
+		['2026-12-01T09:00:00', '2026-12-01T09:00:00+08:00'],
+		[' 2026-12-01 09:00 ', '2026-12-01T09:00:00+08:00'],
+		['2026-12-01 09:00+07:00', '2026-12-01T09:00:00+07:00'],
+		['2026-12-01 09:00 +07:00', '2026-12-01T09:00:00+07:00'],
+		['2026-12-01 09:00:00+0700', '2026-12-01T09:00:00+07:00'],
+		['2026-12-01 09:00:00 +07:00', '2026-12-01T09:00:00+07:00'],
+		['2026-12-01T09:00+09:00', '2026-12-01T09:00:00+09:00'],
+	])('%s (read in Asia/Makassar when it has no offset) -> %s', (input, expected) => {
+		expect(api(input, 'Asia/Makassar')).toBe(expected);
+		expect(readInZone(input)).toBe(!/[+-]\d{2}:?\d{2}\s*$/.test(input));
+	});
+
+	it('refuses what it cannot read, saying the form to use', () => {
+		expect(reason('2026-12-01 9:00')).toMatch(/is not a date n8n can read; use ISO 8601 such as 2026-12-01T09:00:00\+07:00/);
+		expect(reason('01/12/2026 09:00')).toMatch(/is not a date n8n can read/);
+	});
+});
+
+describe('zones: what the node can read dates in', () => {
+	it.each([['Asia/Jakarta', true], ['UTC', true], ['UTC+7', true], ['DEFAULT', false], ['default', false], ['local', false], ['system', false], ['Asia/Jakrta', false]])('%s -> %s', (zone, valid) => {
+		expect(isValidZone(zone)).toBe(valid);
+	});
+
+	it('shows a window in a zone\'s own hours, the day once when it is one day', () => {
+		const start = DateTime.fromISO('2026-12-01T09:00:00+08:00', { setZone: true });
+		expect(shownWindow(start, start.plus({ hours: 9 }), 'Asia/Makassar', 'WITA')).toBe('2026-12-01 09:00 to 18:00 WITA');
+		expect(shownWindow(start, start.plus({ days: 6 }), 'Asia/Jakarta', 'WIB')).toBe('2026-12-01 08:00 to 2026-12-07 08:00 WIB');
+		expect(shownWindow(start, start.plus({ hours: 1 }), 'UTC')).toBe('2026-12-01 01:00 to 02:00 UTC');
 	});
 });
 

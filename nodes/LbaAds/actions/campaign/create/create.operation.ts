@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS } from './campaignSchema';
-import { checkLocationIds } from './locationCheck';
+import { checkPlacesAndWindows, PROVISIONAL_ZONE, zoneHints } from './sendWindows';
 import { invalidCampaign } from './wording';
-import { addSmsHints, campaignFailure, dryRunOutput, smsPerRecipient } from './output';
+import { addSmsHints, campaignFailure, createdOutput, dryRunOutput, PREVIEW_SAID, smsPerRecipient } from './output';
 import { refuseOverSmsLimit, reserveCampaigns, SPENDING_OPTIONS, spendingOf } from './spendingLimits';
 import {
 	campaignFromFields,
@@ -12,7 +12,7 @@ import {
 	withRetryKeys,
 	dryRun,
 	resendOption,
-	timezone,
+	zoneRule,
 	zoneNote,
 	type CreateRequest,
 } from './parameters';
@@ -131,23 +131,35 @@ const SMS_QUANTITY: INodeProperties = {
 		'How many SMS messages this channel sends (the API\'s smsQty). The node takes it as one message per recipient, so about this many people receive it; a message longer than one SMS may be billed as several per recipient (the output\'s smsPerRecipient). Sent as given.',
 };
 
+/**
+ * Send From and Send Until are text fields, not n8n's date picker: the picker erases
+ * "2026-12-01 09:00" typed without seconds when it loses focus, and its OK button then sets the
+ * current moment (an immediate send; issue 52). Text keeps what the marketer typed; dates.ts reads
+ * it, or refuses it naming the format. A value saved by the picker ("2026-12-01T09:00:00") reads the same.
+ */
+const DATE_HINT = 'Type it as 2026-12-01 09:00 (seconds and an offset such as +08:00 are optional). The note at the top of this panel says in whose hours it is read.';
+
 const SEND_FROM: INodeProperties = {
 	displayName: 'Send From',
 	name: 'startDate',
-	type: 'dateTime',
+	type: 'string',
 	required: true,
 	default: '',
+	placeholder: '2026-12-01 09:00',
+	hint: DATE_HINT,
 	description:
-		'When sending starts. Without an offset it is read in the workflow timezone (or the Timezone option).',
+		"When sending starts, e.g. 2026-12-01 09:00. Without an offset it is read in Options > Timezone, else in the workflow's timezone when it is WIB, WITA or WIT, else in the recipients' local time (the zone of the channel's place); the output's sendWindows says which. A time that has passed starts at once.",
 };
 
 const SEND_UNTIL: INodeProperties = {
 	displayName: 'Send Until',
 	name: 'endDate',
-	type: 'dateTime',
+	type: 'string',
 	required: true,
 	default: '',
-	description: 'When sending stops; must be after Send From. A plain date means the end of that day.',
+	placeholder: '2026-12-07 21:00',
+	hint: DATE_HINT,
+	description: 'When sending stops; must be after Send From, and not passed (a window that is over is refused). A plain date means the end of that day.',
 };
 
 const TELCO: INodeProperties = {
@@ -344,10 +356,13 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 	checkAllBeforeSending: true,
 	usesService: true,
 	instead: runModeInstead,
-	checkWithService: checkLocationIds,
+	// Location IDs, then dates in each place's hours and windows that are over (sendWindows.ts).
+	checkWithService: checkPlacesAndWindows,
 
 	prepare(ctx, itemIndex, transport) {
-		const zone = timezone(ctx, itemIndex);
+		const rule = zoneRule(ctx, itemIndex);
+		// Read in each channel's place: checked here in WIB, read again once the places are known.
+		const zone = rule.kind === 'fixed' ? rule.zone : PROVISIONAL_ZONE;
 		const fromJson = ctx.getNodeParameter('campaignInput', itemIndex, 'fields') === 'json';
 		const campaign = fromJson ? campaignFromJson(ctx, itemIndex) : campaignFromFields(ctx, itemIndex);
 		const check = checkCampaign(campaign, zone);
@@ -360,7 +375,8 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			body: check.body,
 			...campaignKey(ctx, itemIndex, check.body, transport?.baseUrl ?? ''),
 			resend: resendOption(ctx, itemIndex),
-			zoneNote: zoneNote(campaign.channels, zone),
+			zoneNote: rule.kind === 'fixed' ? zoneNote(campaign.channels, zone) : undefined,
+			dates: { rule, campaign, fromJson },
 			dryRun: isDryRun,
 			spending,
 		};
@@ -401,7 +417,12 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 	async send(ctx, request, transport, itemIndex) {
 		const sms = smsPerRecipient(request.body);
 		addSmsHints(ctx, sms, itemIndex);
-		if (request.dryRun) return [dryRunOutput(ctx, request, sms)];
+		if (request.dryRun) {
+			// Told apart from a send above the output, not only by a field in it.
+			if (!previewSaid.has(ctx)) ctx.addExecutionHints({ message: PREVIEW_SAID, type: 'warning', location: 'outputPane' });
+			previewSaid.add(ctx);
+			return [dryRunOutput(ctx, request, sms)];
+		}
 		try {
 			const response = await transport.request({
 				method: 'POST',
@@ -412,19 +433,15 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			});
 			// A Retry of this execution names this campaign when it holds it back.
 			if (request.retryKey !== undefined) rememberCreated(ctx, request.retryKey, response.campaignId, campaignIdentity(request.body).dates);
-			return [
-				{
-					...response,
-					...keysOutput(request),
-					smsPerRecipient: sms,
-					...request.zoneNote,
-				},
-			];
+			return [createdOutput(request, sms, response, keysOutput(request))];
 		} catch (error) {
 			throw campaignFailure(error, keysOutput(request).forgetKeys);
 		}
 	},
 };
+
+/** The runs whose panel already says that Preview sent nothing (once per run, not per item). */
+const previewSaid = new WeakSet<object>();
 
 /** The keys an output names: the campaign's own, and what Forget Sent takes to release every hold on it. */
 function keysOutput(request: CreateRequest): { idempotencyKey?: string; forgetKeys?: string } {
@@ -469,7 +486,17 @@ const options: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'Asia/Jakarta',
-		description: "IANA timezone for channel dates given without an offset. Empty: the workflow's timezone.",
+		description:
+			"IANA timezone for channel dates given without an offset, e.g. Asia/Makassar. Empty: the workflow's timezone when it is WIB, WITA or WIT (Asia/Jakarta, Asia/Pontianak, Asia/Makassar, Asia/Jayapura), else each channel's own place's zone.",
+		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
+	},
+	{
+		displayName: "Recipients' Local Time",
+		name: 'recipientsLocalTime',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to read each channel's dates without an offset in its own place's zone: Makassar 09:00 is 09:00 WITA, Jayapura 09:00 is 09:00 WIT, whatever the workflow's timezone",
 		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
 	},
 ];
@@ -484,5 +511,6 @@ export const createCampaign: OperationModule<CreateRequest> = {
 	},
 	description,
 	options,
+	hints: zoneHints(),
 	operation,
 };

@@ -21,9 +21,18 @@ export async function checkLocationIds(
 	prepared: Array<Prepared<CreateRequest>>,
 	transport: Transport,
 ): Promise<Map<number, Error>> {
+	return (await checkLocations(ctx, prepared, transport)).refused;
+}
+
+/** The same check, with the service's list (undefined when it has none): sendWindows.ts reads each place's province from it. */
+export async function checkLocations(
+	ctx: IExecuteFunctions,
+	prepared: Array<Prepared<CreateRequest>>,
+	transport: Transport,
+): Promise<{ refused: Map<number, Error>; known?: TargetingLocation[] }> {
 	const refused = new Map<number, Error>();
 	const known = await knownLocations(ctx, transport, prepared.map(({ itemIndex }) => itemIndex));
-	if (!known) return refused;
+	if (!known) return { refused };
 	const ids = new Set(known.map(({ locationId }) => locationId));
 	for (const { itemIndex, request } of prepared) {
 		const problems = request.body.channels.flatMap(({ locationId }, index) =>
@@ -42,7 +51,7 @@ export async function checkLocationIds(
 			);
 		}
 	}
-	return refused;
+	return { refused, known };
 }
 
 /** The answers of a service that does not serve the list at all. */

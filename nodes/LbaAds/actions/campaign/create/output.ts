@@ -38,21 +38,52 @@ export function addSmsHints(ctx: IExecuteFunctions, sms: ChannelSms[], itemIndex
 	}
 }
 
+/**
+ * What a marketer checks first, in Preview and on a created campaign alike (issue 52): the name,
+ * each channel's place and window in its recipients' hours, its SMS per recipient and the SMS
+ * billed in total. The request's method and path come last.
+ */
+function overview(request: CreateRequest, sms: ChannelSms[]): IDataObject {
+	return {
+		campaignName: request.body.name,
+		sendWindows: request.sendWindows,
+		smsPerRecipient: sms as unknown as IDataObject[],
+		smsBilled: request.spending.smsBilled,
+	};
+}
+
+/** A created campaign's output: the overview first, then the service's answer and the keys. */
+export function createdOutput(request: CreateRequest, sms: ChannelSms[], response: IDataObject, keys: IDataObject): IDataObject {
+	return {
+		campaignName: request.body.name,
+		campaignId: response.campaignId,
+		status: response.status,
+		...overview(request, sms),
+		...(request.warnings ? { warnings: request.warnings } : {}),
+		...response,
+		...keys,
+		...request.zoneNote,
+	};
+}
+
+export const PREVIEW_SAID = 'Preview: nothing was sent or billed. Set Mode to Publish to send it.';
+
 export function dryRunOutput(ctx: IExecuteFunctions, request: CreateRequest, sms: ChannelSms[]): IDataObject {
-	const warnings = [...smsWarnings(sms)];
+	const warnings = [...smsWarnings(sms), ...(request.warnings ?? [])];
 	const spending = spendingPreview(ctx, request.spending) as IDataObject & { wouldBeRefusedBy: string[] };
 	if (request.zoneNote) {
 		warnings.push(`${request.zoneNote.datesWithoutOffset.join(', ')} had no UTC offset and were read in ${request.zoneNote.assumedTimezone}.`);
 	}
 	return {
-		dryRun: true,
-		sent: false,
-		request: { method: 'POST', path: '/lba/campaign', body: request.body as unknown as IDataObject },
-		smsPerRecipient: sms as unknown as IDataObject[],
+		preview: PREVIEW_SAID,
+		...overview(request, sms),
 		warnings: [...warnings, ...spending.wouldBeRefusedBy.map((limit) => `Sending it would be refused by the spending limit ${limit}.`)],
 		spending,
 		...(request.key === undefined ? {} : { idempotencyKey: request.key }),
 		...request.zoneNote,
+		dryRun: true,
+		sent: false,
+		request: { method: 'POST', path: '/lba/campaign', body: request.body as unknown as IDataObject },
 	};
 }
 

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import * as n8nWorkflow from 'n8n-workflow';
 import { isResourceLocatorValue, jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import type { CampaignBody } from './campaignSchema';
@@ -8,6 +9,7 @@ import { itemLabel, refusal } from './wording';
 import { shownValue } from '../../../../shared/parameterValues';
 import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, readInZone } from '../../../helpers/dates';
+import { INDONESIAN_ZONES } from '../../../helpers/indonesianZones';
 import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
 import { createdFor, movedByClock, retryKeysOf } from '../../../duplicateProtection/itemOrigin';
 import { keysFromUser, retryKeyOfChanged } from '../../../duplicateProtection/keys';
@@ -28,6 +30,12 @@ export interface CreateRequest {
 	resend: boolean;
 	/** Which dates had no UTC offset and the timezone they were read in: the output says so. */
 	zoneNote?: { assumedTimezone: string; datesWithoutOffset: string[] };
+	/** How its dates are read (sendWindows.ts settles them once the places are known). */
+	dates: { rule: ZoneRule; campaign: IDataObject; fromJson: boolean };
+	/** Per channel: its window in its recipients' hours, and in whose hours its dates were read. */
+	sendWindows?: IDataObject[];
+	/** What a marketer must know before paying: a Send From that has passed, a window read in another zone. */
+	warnings?: string[];
 	/** Dry run: validate and convert, then show the request instead of sending it. */
 	dryRun: boolean;
 	/** Its SMS figures and the spending limits that apply. */
@@ -120,18 +128,53 @@ export function resendOption(ctx: IExecuteFunctions, itemIndex: number): boolean
 	return value === true || value === 'true';
 }
 
-export function timezone(ctx: IExecuteFunctions, itemIndex: number): string {
+/**
+ * In whose hours a date written without an offset is read (docs/dates-and-errors.md#dates): the
+ * Timezone option; else the workflow's timezone when it is Indonesian (WIB, WITA, WIT); else each
+ * channel's own place (its Location's province), as a marketer in Indonesia means the recipients'
+ * 09:00, not a server's. n8n's "DEFAULT" is the instance's timezone, as n8n reads it.
+ */
+export type ZoneRule =
+	| { kind: 'fixed'; zone: string; source: string }
+	| { kind: 'location'; why: string };
+
+export function zoneRule(ctx: IExecuteFunctions, itemIndex: number): ZoneRule {
 	const override = String(ctx.getNodeParameter('options.timezone', itemIndex, '') ?? '').trim();
-	if (!override) return ctx.getTimezone();
-	if (!isValidZone(override)) {
-		throw refusal(
-			ctx,
-			itemIndex,
-			[`${itemLabel(itemIndex)} › Options › Timezone: "${override}" is not a timezone; use an IANA name such as Asia/Jakarta (WIB), Asia/Makassar (WITA) or Asia/Jayapura (WIT)`],
-			'Empty the option to use the workflow\'s timezone.',
-		);
+	const recipients = ctx.getNodeParameter('options.recipientsLocalTime', itemIndex, false);
+	if (recipients === true || recipients === 'true') {
+		if (override) {
+			throw refusal(
+				ctx,
+				itemIndex,
+				[`${itemLabel(itemIndex)} › Options: Timezone ("${override}") and Recipients' Local Time both say in whose hours dates without an offset are read`],
+				"Keep one: Recipients' Local Time reads each channel's dates in its own place's zone (Makassar 09:00 is 09:00 WITA); Timezone reads them all in one zone.",
+			);
+		}
+		return { kind: 'location', why: "Options › Recipients' Local Time is on" };
 	}
-	return override;
+	if (override) {
+		if (!isValidZone(override)) {
+			throw refusal(
+				ctx,
+				itemIndex,
+				[`${itemLabel(itemIndex)} › Options › Timezone: "${override}" is not a timezone; use an IANA name such as Asia/Jakarta (WIB), Asia/Makassar (WITA) or Asia/Jayapura (WIT)`],
+				"Empty the option to read each channel's dates in the workflow's timezone (when it is WIB, WITA or WIT) or else in its Location's own zone.",
+			);
+		}
+		return { kind: 'fixed', zone: override, source: 'Options › Timezone' };
+	}
+	const { zone, source } = workflowZone(ctx);
+	if (INDONESIAN_ZONES[zone]) return { kind: 'fixed', zone, source };
+	return { kind: 'location', why: `the workflow's timezone (${zone}) is not WIB, WITA or WIT` };
+}
+
+/** The workflow's timezone as n8n reads it: "DEFAULT" (or none) is the instance's (GENERIC_TIMEZONE). */
+function workflowZone(ctx: IExecuteFunctions): { zone: string; source: string } {
+	const zone = String(ctx.getTimezone() ?? '').trim();
+	if (zone && zone.toUpperCase() !== 'DEFAULT') return { zone, source: "the workflow's timezone" };
+	// n8n-workflow keeps the instance's timezone in its global state (n8n sets it at start).
+	const instance = (n8nWorkflow as { getGlobalState?: () => { defaultTimezone?: string } }).getGlobalState?.().defaultTimezone;
+	return { zone: String(instance ?? 'DEFAULT'), source: "the n8n instance's timezone (the workflow's is Default)" };
 }
 
 /** Dates given as wall-clock text were read in `zone`: worth saying, as an AI model often omits the offset. */

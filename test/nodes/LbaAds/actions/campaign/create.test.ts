@@ -56,8 +56,8 @@ describe('Campaign > Create', () => {
 				locationId: '3273',
 				smsQty: 100,
 				message: 'Hai Bandung',
-				startDate: '2017-11-16',
-				endDate: '2017-11-17',
+				startDate: '2026-12-16',
+				endDate: '2026-12-17',
 				telcoId: 'isat',
 			},
 		];
@@ -73,8 +73,8 @@ describe('Campaign > Create', () => {
 			{
 				...channelsFromInput[0],
 				locationId: 3273,
-				startDate: '2017-11-16T00:00:00+08:00',
-				endDate: '2017-11-17T23:59:59+08:00',
+				startDate: '2026-12-16T00:00:00+08:00',
+				endDate: '2026-12-17T23:59:59+08:00',
 			},
 		]);
 	});
