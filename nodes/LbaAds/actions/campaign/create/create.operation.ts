@@ -137,7 +137,7 @@ const SMS_QUANTITY: INodeProperties = {
  * current moment (an immediate send; issue 52). Text keeps what the marketer typed; dates.ts reads
  * it, or refuses it naming the format. A value saved by the picker ("2026-12-01T09:00:00") reads the same.
  */
-const DATE_HINT = 'Type it as 2026-12-01 09:00 (seconds and an offset such as +08:00 are optional). The note at the top of this panel says in whose hours it is read.';
+const DATE_HINT = 'Type it as 2026-12-01 09:00 (seconds and an offset such as +08:00 are optional). The note above the output says in whose hours it is read.';
 
 const SEND_FROM: INodeProperties = {
 	displayName: 'Send From',

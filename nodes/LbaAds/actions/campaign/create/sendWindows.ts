@@ -90,7 +90,7 @@ function settleWindows(
 			const local = localDate(instant, shownZone, abbreviation);
 			return `${local.day} ${local.time} ${local.zone}`;
 		};
-		const nowThere = at(DateTime.fromMillis(now));
+		const nowThere = at(DateTime.fromMillis(now).startOf('minute'));
 		if (end.toMillis() <= now) {
 			const until = at(end);
 			if (request.dryRun) {

@@ -1,0 +1,204 @@
+// Issue 52, "the hour the marketer meant", in Chromium as a marketer types: an n8n on UTC (as many
+// containers run it) and a workflow left at n8n's Default timezone, a campaign to Makassar (WITA)
+// and Jayapura (WIT) whose dates are typed the usual way, without seconds or an offset. Before the
+// run the panel says in whose hours they are read; Preview shows each window in its recipients'
+// hours and sends nothing; Publish sends 09:00 WITA and 09:00 WIT (read back from the sandbox's
+// journal with their offsets); a window that is over is refused in the panel's words and sends
+// nothing. The campaigns are counted by name in the journal at every step.
+import type { Page } from 'playwright-core';
+
+import * as e2e from './lib';
+
+type Json = Record<string, any>;
+
+const NODE = 'Launch east Indonesia promo';
+const CAMPAIGN = 'East Indonesia weekend promo';
+const SHOTS = 'send-hours';
+const MAKASSAR = 7371;
+const JAYAPURA = 9471;
+
+const channel = (locationId: number) => ({
+	sender: 'WARUNGKITA',
+	locationId: { __rl: true, mode: 'id', value: locationId },
+	smsQty: 500,
+	message: 'Diskon 20% akhir pekan ini!',
+	telcoId: 'tsel',
+});
+
+/** What a marketer has set before the dates: the campaign, two channels, Mode Preview. The workflow keeps n8n's Default timezone. */
+const WORKFLOW = e2e.workflow(
+	'lbaSendHours',
+	'East Indonesia promo',
+	[
+		e2e.manualTrigger('sh-start'),
+		e2e.lbaNode('sh-lba', NODE, {
+			resource: 'campaign',
+			operation: 'create',
+			runMode: 'preview',
+			name: CAMPAIGN,
+			campaignDescription: 'Weekend discounts',
+			categoryId: 10,
+			channels: { channel: [channel(MAKASSAR), channel(JAYAPURA)] },
+		}),
+	],
+	e2e.chain('Start', NODE),
+);
+
+/** "2036-12-01 09:00": what a marketer types (no seconds, no offset). A week ago for the window that is over. */
+const typed = (date: string, time: string) => `${date} ${time}`;
+const DAY = '2036-12-01';
+const LAST_WEEK = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+
+e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8nVersion()} on UTC`, () => {
+	let setup: e2e.LbaN8n | undefined;
+	let sandbox: e2e.LbaN8n['sandbox'];
+	let n8n: e2e.N8nInstance;
+	let rest: e2e.N8nRest;
+	let session: e2e.BrowserSession | undefined;
+	let page: Page;
+
+	async function campaigns(): Promise<Json[]> {
+		const { campaigns: all } = (await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()) as { campaigns: Json[] };
+		return all.filter((campaign) => campaign.request?.name === CAMPAIGN);
+	}
+	const dateInputs = (name: string) => e2e.parameterInput(page, name).locator('input, textarea');
+	/** Types a date into the n-th channel's field as a marketer does: click, type, Enter, leave the field. */
+	async function typeDate(name: string, index: number, text: string): Promise<void> {
+		const input = dateInputs(name).nth(index);
+		await input.scrollIntoViewIfNeeded();
+		await input.click();
+		await input.fill('');
+		await page.keyboard.type(text);
+		await page.keyboard.press('Enter');
+		await input.blur();
+		await expect(input.inputValue()).resolves.toBe(text);
+	}
+	async function choose(name: string, label: string): Promise<void> {
+		await e2e.parameterInput(page, name).scrollIntoViewIfNeeded();
+		await e2e.openOptions(page, name);
+		await page.locator('[data-test-id="parameter-input-item"]:visible').filter({ hasText: label }).first().click();
+		await expect(e2e.parameterInput(page, name).locator('input').first().inputValue()).resolves.toBe(label);
+	}
+	async function executeStep(): Promise<e2e.ExecutionRun> {
+		const button = page.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]');
+		const [response] = await Promise.all([
+			page.waitForResponse((r) => /\/rest\/workflows\/[^/]+\/run$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST', { timeout: 60_000 }),
+			button.click(),
+		]);
+		const { data } = (await response.json()) as Json;
+		await rest.waitForExecution(data.executionId);
+		await button.filter({ hasText: 'Execute step' }).waitFor({ timeout: 30_000 });
+		return rest.getExecutionRun(data.executionId);
+	}
+	/** Ctrl+S, then REST holds the node's channels with these Send From / Send Until (the editor has them: a lasting state). */
+	async function saveWithDates(dates: Array<[string, string]>): Promise<void> {
+		await page.keyboard.press('ControlOrMeta+s');
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const node = (await rest.getWorkflow(WORKFLOW.id)).nodes.find((each: Json) => each.name === NODE);
+			const stored = (node?.parameters?.channels?.channel ?? []).map((each: Json) => [each.startDate, each.endDate]);
+			if (JSON.stringify(stored) === JSON.stringify(dates)) return;
+			if (Date.now() > deadline) throw new Error(`the editor did not save the dates: ${JSON.stringify(stored)}`);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+		}
+	}
+	const output = () => page.locator('[data-test-id="output-panel"]');
+	async function outputShows(text: string): Promise<void> {
+		await output().getByText(text, { exact: false }).first().waitFor({ timeout: 30_000 });
+	}
+
+	beforeAll(async () => {
+		setup = await e2e.startLbaN8n('send-hours', { workflows: [WORKFLOW], shared: true });
+		({ sandbox, rest } = setup);
+		n8n = setup.n8n!;
+		session = await e2e.editorSession(n8n);
+		page = session.page;
+	}, 15 * 60 * 1000);
+
+	afterAll(async () => {
+		await session?.close();
+		await setup?.close();
+	});
+
+	test('dates typed without seconds reach Makassar at 09:00 WITA and Jayapura at 09:00 WIT; the panel says so before the run; a window that is over sends nothing', async () => {
+		expect(await campaigns()).toHaveLength(0);
+		const saved = await rest.getWorkflow(WORKFLOW.id);
+		expect(saved.settings?.timezone ?? 'DEFAULT').toBe('DEFAULT'); // n8n's Default: the instance's zone, UTC here
+
+		await e2e.openWorkflow(page, n8n.baseUrl, WORKFLOW.id);
+		await e2e.openNodePanel(page, NODE);
+		const ndv = page.locator('[data-test-id="ndv"]');
+
+		// Before the run: in whose hours a date without an offset is read, in the panel.
+		await ndv.getByText("This workflow's timezone is not WIB, WITA or WIT", { exact: false }).first().waitFor({ timeout: 30_000 });
+		// Send From and Send Until, typed the usual way (no seconds): kept as typed.
+		await typeDate('startDate', 0, typed(DAY, '09:00'));
+		await typeDate('endDate', 0, typed(DAY, '18:00'));
+		await typeDate('startDate', 1, typed(DAY, '09:00'));
+		await typeDate('endDate', 1, typed(DAY, '18:00'));
+		// Saved as typed (what the editor stores is what runs).
+		await saveWithDates([
+			[typed(DAY, '09:00'), typed(DAY, '18:00')],
+			[typed(DAY, '09:00'), typed(DAY, '18:00')],
+		]);
+		await dateInputs('startDate').nth(0).scrollIntoViewIfNeeded();
+		await page.waitForTimeout(300);
+		await e2e.screenshot(page, `${SHOTS}-1-typed`);
+
+		// Preview: nothing sent; each window in its recipients' hours, first in the item.
+		const preview = await executeStep();
+		expect(preview.status).toBe('success');
+		const [dry] = preview.output(NODE);
+		expect(Object.keys(dry).slice(0, 3)).toEqual(['preview', 'campaignName', 'sendWindows']);
+		expect(dry.sendWindows.map((window: Json) => window.sendWindow)).toEqual([
+			`${DAY} 09:00 to 18:00 WITA (Asia/Makassar, Kota Makassar)`,
+			`${DAY} 09:00 to 18:00 WIT (Asia/Jayapura, Kota Jayapura)`,
+		]);
+		await outputShows('Preview: nothing was sent or billed');
+		await output().getByText('JSON', { exact: true }).first().click();
+		await outputShows('09:00 to 18:00 WITA');
+		await page.waitForTimeout(500);
+		await e2e.screenshot(page, `${SHOTS}-2-preview`);
+		expect(await campaigns()).toHaveLength(0);
+
+		// Publish (saved first, as a marketer does before a real send): one campaign, sent at each place's 09:00.
+		await choose('runMode', 'Publish (Sends SMS, Billed)');
+		await page.keyboard.press('ControlOrMeta+s');
+		const published = await executeStep();
+		expect(published.status).toBe('success');
+		const [created] = published.output(NODE);
+		expect(created).toMatchObject({ campaignName: CAMPAIGN, status: 'Published' });
+		const sent = await campaigns();
+		expect(sent).toHaveLength(1);
+		expect(sent[0].request.channels.map((each: Json) => [each.locationId, each.startDate, each.endDate])).toEqual([
+			[MAKASSAR, `${DAY}T09:00:00+08:00`, `${DAY}T18:00:00+08:00`],
+			[JAYAPURA, `${DAY}T09:00:00+09:00`, `${DAY}T18:00:00+09:00`],
+		]);
+		await outputShows(created.campaignId);
+		await e2e.screenshot(page, `${SHOTS}-3-published`);
+
+		// A window that is over (last week, typed the same way): refused in the panel's words; nothing sent.
+		await typeDate('startDate', 0, typed(LAST_WEEK, '09:00'));
+		await typeDate('endDate', 0, typed(LAST_WEEK, '18:00'));
+		await saveWithDates([
+			[typed(LAST_WEEK, '09:00'), typed(LAST_WEEK, '18:00')],
+			[typed(DAY, '09:00'), typed(DAY, '18:00')],
+		]);
+		const over = await executeStep();
+		expect(over.status).toBe('error');
+		expect(over.error.message).toMatch(new RegExp(`^Item 1 › Channel 1 › Send Until: ${LAST_WEEK} 18:00 WITA has passed \\(it is now .* WITA\\); nothing would be sent in a window that is over`));
+		await outputShows('has passed');
+		await e2e.screenshot(page, `${SHOTS}-4-window-over`);
+		expect(await campaigns()).toHaveLength(1);
+		e2e.writeReport(
+			'send-hours',
+			'The hour the marketer meant (n8n on UTC, workflow timezone Default)',
+			[
+				`Typed: Send From "${typed(DAY, '09:00')}", Send Until "${typed(DAY, '18:00')}" for Kota Makassar and Kota Jayapura.`,
+				`Preview: ${dry.sendWindows.map((window: Json) => window.sendWindow).join('; ')}; 0 campaigns.`,
+				`Publish: ${sent[0].request.channels.map((each: Json) => each.startDate).join(', ')}; 1 campaign.`,
+				`Window over (${LAST_WEEK}): "${over.error.message}"; still 1 campaign.`,
+			].join('\n\n'),
+		);
+	});
+});
