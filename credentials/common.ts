@@ -9,7 +9,7 @@ export const baseUrlProperty: INodeProperties = {
 	default: '',
 	placeholder: 'https://api.example.co.id',
 	description: 'Address of the LBA API without a trailing path, e.g. http://127.0.0.1:8080 for the sandbox',
-	hint: 'The address your LBA partner account gives you, without /lba or /io at the end. Try the node first against the sandbox (npm run sandbox): it sends no SMS and bills nothing.',
+	hint: "The address your LBA partner account gives you, without /lba or /io at the end. To try the node without sending SMS, ask whoever set up your n8n for the LBA sandbox's address: it sends nothing and bills nothing.",
 };
 
 // The product list is the cheapest call that needs a valid token.

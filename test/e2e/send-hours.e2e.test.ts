@@ -25,7 +25,7 @@ const channel = (locationId: number) => ({
 	telcoId: 'tsel',
 });
 
-/** What a marketer has set before the dates: the campaign, two channels, Mode Preview. The workflow keeps n8n's Default timezone. */
+/** What a marketer has set before the dates: the campaign, two channels, Mode Preview. */
 const WORKFLOW = e2e.workflow(
 	'lbaSendHours',
 	'East Indonesia promo',
@@ -42,6 +42,8 @@ const WORKFLOW = e2e.workflow(
 		}),
 	],
 	e2e.chain('Start', NODE),
+	// n8n's "Default" (the instance's zone, UTC here), as the workflow settings store it.
+	{ timezone: 'DEFAULT' },
 );
 
 /** "2036-12-01 09:00": what a marketer types (no seconds, no offset). A week ago for the window that is over. */
@@ -123,7 +125,7 @@ e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8
 	test('dates typed without seconds reach Makassar at 09:00 WITA and Jayapura at 09:00 WIT; the panel says so before the run; a window that is over sends nothing', async () => {
 		expect(await campaigns()).toHaveLength(0);
 		const saved = await rest.getWorkflow(WORKFLOW.id);
-		expect(saved.settings?.timezone ?? 'DEFAULT').toBe('DEFAULT'); // n8n's Default: the instance's zone, UTC here
+		expect(saved.settings.timezone).toBe('DEFAULT'); // n8n's Default: the instance's zone, UTC here
 
 		await e2e.openWorkflow(page, n8n.baseUrl, WORKFLOW.id);
 		await e2e.openNodePanel(page, NODE);

@@ -118,7 +118,8 @@ e2e.describeE2E(`targeting the geocoded place in real n8n ${e2e.n8nVersion()}`, 
 			const items = page.locator('[data-test-id="rlc-item"]');
 			await items.filter({ hasText: 'Kota Bandung, Jawa Barat (3273)' }).first().waitFor({ timeout: 30_000 });
 			// The list shows the search answer once it has settled (Playwright's toHaveText waits the same way).
-			const bandungs = ['Kabupaten Bandung, Jawa Barat (3204)', 'Kabupaten Bandung Barat, Jawa Barat (3217)', 'Kota Bandung, Jawa Barat (3273)'];
+			// Kota Bandung first (the city a marketer means), then Kabupaten Bandung, then the service's order.
+			const bandungs = ['Kota Bandung, Jawa Barat (3273)', 'Kabupaten Bandung, Jawa Barat (3204)', 'Kabupaten Bandung Barat, Jawa Barat (3217)'];
 			expect(await e2e.innerTextsSettle(items, bandungs)).toEqual(bandungs);
 			await page.waitForTimeout(500);
 			await e2e.screenshot(page, 'location-from-list');

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { fetchLocations } from '../../shared/api/locations';
+import { fetchLocations, rankLocations } from '../../shared/api/locations';
 import { transportFor } from '../../shared/transport';
 
 /**
@@ -9,7 +9,9 @@ import { transportFor } from '../../shared/transport';
  */
 export async function searchLocations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const transport = await transportFor(this, this.getNodeParameter('authentication', 'accessToken'));
-	const locations = await fetchLocations(this, transport, (filter ?? '').trim());
+	const search = (filter ?? '').trim();
+	// "bandung": Kota Bandung before Kabupaten Bandung, as Find Targeting Location ranks them.
+	const locations = rankLocations(await fetchLocations(this, transport, search), search);
 	return {
 		results: locations.map((location) => ({
 			name: `${location.name}${typeof location.province === 'string' ? `, ${location.province}` : ''} (${location.locationId})`,

@@ -74,7 +74,7 @@ describe("the credentials' fields say what to enter", () => {
 	it('access token: Base URL and Access Token have hints', () => {
 		const { properties } = new LbaAdsApi() as { properties: INodeProperties[] };
 		expect(property('baseUrl', properties).hint).toBe(
-			'The address your LBA partner account gives you, without /lba or /io at the end. Try the node first against the sandbox (npm run sandbox): it sends no SMS and bills nothing.',
+			"The address your LBA partner account gives you, without /lba or /io at the end. To try the node without sending SMS, ask whoever set up your n8n for the LBA sandbox's address: it sends nothing and bills nothing.",
 		);
 		expect(property('accessToken', properties).hint).toMatch(/^A token expires .*use the LBA Ads OAuth2 API credential/);
 	});

@@ -117,7 +117,7 @@ const MESSAGE: INodeProperties = {
 	default: '',
 	typeOptions: { rows: 3 },
 	description: 'Text of the SMS',
-	hint: 'One SMS holds 160 GSM characters, or 70 if the text has an emoji, a curly quote or another character outside the GSM alphabet; the output shows the SMS per recipient',
+	hint: 'At most 160 characters. One SMS holds all 160 GSM characters, but only 70 if the text has an emoji, a curly quote or another character outside the GSM alphabet (such a text over 70 takes 2 or more SMS per recipient); the output shows the SMS per recipient',
 };
 
 const SMS_QUANTITY: INodeProperties = {

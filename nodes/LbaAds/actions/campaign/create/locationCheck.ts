@@ -39,9 +39,8 @@ export async function checkLocations(
 			ids.has(locationId)
 				? []
 				: [
-						`${itemLabel(itemIndex)} › Channel ${index + 1} › Location ID: ${locationId} is not a place LBA Ads knows. ` +
-							`Nearest known: ${nearestLocations(locationId, known).map(({ locationId: id, name }) => `${id} ${name}`).join(', ')} ` +
-							`(API: channels[${index}].locationId ${locationId} is not in GET /lba/locations)`,
+						`${itemLabel(itemIndex)} › Channel ${index + 1} › Location ID: ${locationId} is not a place LBA Ads knows` +
+							`${typoOf(locationId, known)} (API: channels[${index}].locationId ${locationId} is not in GET /lba/locations)`,
 					],
 		);
 		if (problems.length) {
@@ -107,15 +106,24 @@ function notChecked(ctx: IExecuteFunctions, why: string): void {
 /** How many known places an unknown Location ID's refusal names. */
 const NEAREST_COUNT = 3;
 
+/** The known places an unknown ID may be a typo of, in words; none when no known ID is one typo away. */
+function typoOf(locationId: number, known: TargetingLocation[]): string {
+	const near = nearestLocations(locationId, known);
+	if (!near.length) return ', and no known ID is one typo away';
+	return `; did you mean ${near.map(({ locationId: id, name }) => `${id} ${name}`).join(', ')}`;
+}
+
 /**
- * The known places nearest to an unknown Location ID: fewest digit edits first (a typo, a
- * missing or extra digit, two digits swapped: 3237 for 3273), then the closest number.
+ * The known places an unknown Location ID may be a typo of: one digit edit away (a wrong, missing
+ * or extra digit, two digits swapped: 3237 for 3273), the closest numbers first. Places further
+ * away are not "near" to a marketer (999999 is not near Papua's 9429), so none are named.
  */
 export function nearestLocations(locationId: number, known: TargetingLocation[]): TargetingLocation[] {
 	const wanted = String(locationId);
 	return known
 		.map((location) => ({ location, edits: digitEdits(wanted, String(location.locationId)), gap: Math.abs(location.locationId - locationId) }))
-		.sort((a, b) => a.edits - b.edits || a.gap - b.gap || a.location.locationId - b.location.locationId)
+		.filter(({ edits }) => edits <= 1)
+		.sort((a, b) => a.gap - b.gap || a.location.locationId - b.location.locationId)
 		.slice(0, NEAREST_COUNT)
 		.map(({ location }) => location);
 }

@@ -16,7 +16,7 @@ const items = [
 	{ name: 'Surabaya', locationId: '3578' },
 ];
 const UNKNOWN =
-	'Item 2 › Channel 1 › Location ID: 999999 is not a place LBA Ads knows. Nearest known: 9429 Kabupaten Nduga, 9419 Kabupaten Sarmi, 9409 Kabupaten Biak Numfor (API: channels[0].locationId 999999 is not in GET /lba/locations).';
+	'Item 2 › Channel 1 › Location ID: 999999 is not a place LBA Ads knows, and no known ID is one typo away (API: channels[0].locationId 999999 is not in GET /lba/locations).';
 
 function hintsOf(result: Awaited<ReturnType<typeof runNode>>): string[] {
 	return (result.run.data.resultData.runData.LBA?.[0]?.hints ?? []).map((hint) => hint.message);
@@ -45,8 +45,8 @@ describe('Campaign > Create: unknown Location IDs are refused before anything is
 	it('names every unknown channel of a campaign, a typo with the places one digit away', async () => {
 		const result = await runNode(context, createParameters({}, [channel({ locationId: 3237 }), channel({ locationId: 3273 }), channel({ locationId: 161 })]));
 		expect(errorOf(result)?.message).toBe(
-			'Item 1 › Channel 1 › Location ID: 3237 is not a place LBA Ads knows. Nearest known: 3217 Kabupaten Bandung Barat, 3207 Kabupaten Ciamis, 3273 Kota Bandung (API: channels[0].locationId 3237 is not in GET /lba/locations). ' +
-				'Item 1 › Channel 3 › Location ID: 161 is not a place LBA Ads knows. Nearest known: 1601 Kabupaten Ogan Komering Ulu, 1610 Kabupaten Ogan Ilir, 1611 Kabupaten Empat Lawang (API: channels[2].locationId 161 is not in GET /lba/locations). Nothing was sent.',
+			'Item 1 › Channel 1 › Location ID: 3237 is not a place LBA Ads knows; did you mean 3217 Kabupaten Bandung Barat, 3207 Kabupaten Ciamis, 3273 Kota Bandung (API: channels[0].locationId 3237 is not in GET /lba/locations). ' +
+				'Item 1 › Channel 3 › Location ID: 161 is not a place LBA Ads knows; did you mean 1601 Kabupaten Ogan Komering Ulu, 1610 Kabupaten Ogan Ilir, 1611 Kabupaten Empat Lawang (API: channels[2].locationId 161 is not in GET /lba/locations). Nothing was sent.',
 		);
 		expect(await requests(context, { method: 'POST' })).toHaveLength(0);
 	});
