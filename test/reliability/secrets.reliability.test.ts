@@ -604,6 +604,9 @@ async function runScenario(scenario: Scenario, onError: OnError) {
 			...(oauth ? { credentials: { lbaAdsOAuth2Api: { id: 'cred-2', name: 'LBA OAuth2' } } } : {}),
 		},
 		credentials: { [CREDENTIAL_TYPE[scenario.auth]]: credentialData(CREDENTIAL_TYPE[scenario.auth], target, scenario.credentials) },
+		// A marketer's Indonesian zone: the dates are read in it, whether or not a faulty service lists
+		// its places (on a zone outside Indonesia, a date without an offset needs its place's zone).
+		timezone: 'Asia/Jakarta',
 	});
 	collectIssuedTokens(result.credentials);
 	collectIssuedTokens(result.credentialUpdates);
