@@ -1,0 +1,169 @@
+// Issue 51, "every instruction is a journey": each refusal's advice followed to the letter in real
+// n8n, with dates from $now (a new run is then a new campaign, the adversary of every "run again"),
+// counting campaigns per name in the sandbox journal. Each journey reads the advice from the
+// execution's own error (message and description), does what it says, and runs as it says. The
+// list of every instruction and its journey is docs/instructions.md (test/docs/instructions.test.ts
+// fails when an instruction has none).
+import * as e2e from './lib';
+
+type Json = Record<string, any>;
+
+const LBA = 'Create campaigns';
+const NOW_CHANNEL = (overrides: Json = {}) => e2e.channel({ ...e2e.NOW_DATES, ...overrides });
+const parameters = (overrides: Json = {}, channel: Json = {}) =>
+	e2e.createCampaignParameters({ channels: { channel: [NOW_CHANNEL(channel)] }, ...overrides });
+
+const FIX_IN_PANEL = e2e.campaignWorkflow('insFix', 'Instructions: fix in the panel', e2e.namedItems('fix', 3), {
+	lbaParameters: parameters({}, { message: "={{ $json.name === 'fix-2' ? 'x'.repeat(189) : 'Promo!' }}" }),
+});
+const KEY_MISSING = e2e.campaignWorkflow('insKey', 'Instructions: custom key', e2e.namedItems('key', 3), {
+	lbaParameters: parameters({ duplicateProtection: 'customKey', idempotencyKey: "={{ $json.storeId + '-' + $today.toISODate() }}" }),
+});
+const MAX_SMS = e2e.campaignWorkflow('insSms', 'Instructions: max SMS', e2e.namedItems('sms', 1), {
+	lbaParameters: parameters({ options: { concurrency: 1, maxSmsPerCampaign: 400 } }, { smsQty: 500 }),
+});
+const MAX_CAMPAIGNS = e2e.campaignWorkflow('insMax', 'Instructions: max campaigns', e2e.namedItems('max', 3), {
+	lbaParameters: parameters({ options: { concurrency: 1, maxCampaignsPerExecution: 2 } }),
+});
+const WINDOW_OVER = e2e.campaignWorkflow('insOver', 'Instructions: window over', e2e.namedItems('over', 1), {
+	lbaParameters: parameters({}, { startDate: '={{ $now.minus({ days: 8 }) }}', endDate: '={{ $now.minus({ days: 7 }) }}' }),
+});
+/** A workflow on UTC whose dates have no offset, against a service that lists no places. */
+const NO_PLACES = e2e.campaignWorkflow('insZone', 'Instructions: zone', e2e.namedItems('zone', 1), {
+	lbaParameters: parameters({}, { locationId: 7371, startDate: "={{ $now.plus({ days: 1 }).toFormat('yyyy-MM-dd 09:00') }}", endDate: "={{ $now.plus({ days: 1 }).toFormat('yyyy-MM-dd 18:00') }}" }),
+});
+NO_PLACES.settings = { ...NO_PLACES.settings, timezone: 'UTC' };
+const UNKNOWN_PLACE = e2e.campaignWorkflow('insPlace', 'Instructions: unknown place', e2e.namedItems('place', 1), {
+	lbaParameters: parameters({}, { locationId: { __rl: true, mode: 'id', value: 999999 } }),
+});
+const PREVIEW = e2e.campaignWorkflow('insPreview', 'Instructions: preview', e2e.namedItems('preview', 1), {
+	lbaParameters: parameters({ runMode: 'preview' }),
+});
+const WORKFLOWS = [FIX_IN_PANEL, KEY_MISSING, MAX_SMS, MAX_CAMPAIGNS, WINDOW_OVER, NO_PLACES, UNKNOWN_PLACE, PREVIEW];
+
+function countsOf(campaigns: e2e.JournalCampaign[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const campaign of campaigns) counts[campaign.request.name as string] = (counts[campaign.request.name as string] ?? 0) + 1;
+	return counts;
+}
+const once = (prefix: string, count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`${prefix}-${index + 1}`, 1]));
+
+e2e.describeE2E(`every instruction is a journey: refusals' advice followed to the letter in real n8n ${e2e.n8nVersion()}`, () => {
+	let setup: e2e.LbaN8n | undefined;
+	let steps: e2e.UserSteps;
+
+	beforeAll(async () => {
+		setup = await e2e.startLbaN8n('instructions', { workflows: WORKFLOWS, shared: true });
+		steps = e2e.userSteps(setup);
+	}, 15 * 60 * 1000);
+	afterAll(async () => {
+		await setup?.close();
+	});
+
+	/** The run's refusal: its message and advice, and that it sent nothing. */
+	async function refused(workflowId: string, prefix: string): Promise<{ message: string; advice: string }> {
+		const run = await steps.run(workflowId);
+		expect(run.status).toBe('error');
+		const { message = '', description = '' } = (run.error ?? {}) as Json;
+		expect(await steps.journal(prefix)).toEqual([]);
+		return { message: String(message), advice: String(description) };
+	}
+	const setLba = (workflowId: string, change: (parameters: Json) => Json) =>
+		steps.setNode(workflowId, LBA, (node: Json) => ({ ...node, parameters: change(node.parameters) }));
+
+	test('"Fix it in the panel, then run again": a message too long in item 2 of 3, fixed, run again: 3 campaigns, each once', async () => {
+		const { message, advice } = await refused(FIX_IN_PANEL.id, 'fix');
+		expect(message).toMatch(/^Item 2 › Channel 1 › Message: 189 of 160 characters/);
+		expect(advice).toMatch(/^Fix it in the panel, then run again\./);
+		await setLba(FIX_IN_PANEL.id, (p) => ({ ...p, channels: { channel: [{ ...p.channels.channel[0], message: 'Promo!' }] } }));
+		expect((await steps.run(FIX_IN_PANEL.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('fix'))).toEqual(once('fix', 3));
+	});
+
+	test('a Custom Key with a missing field: "Use a field every item has (check its name in the input)": 3 campaigns, each once; run again: none more', async () => {
+		const { message, advice } = await refused(KEY_MISSING.id, 'key');
+		expect(message).toMatch(/^Idempotency Key of item 1 is "undefined-.*": a part of it came out undefined; nothing was sent$/);
+		expect(advice).toContain('Use a field every item has (check its name in the input)');
+		// The input's field is `name`: the key the page's example meant, per store and day.
+		await setLba(KEY_MISSING.id, (p) => ({ ...p, idempotencyKey: "={{ $json.name + '-' + $today.toISODate() }}" }));
+		expect((await steps.run(KEY_MISSING.id)).status).toBe('success');
+		expect((await steps.run(KEY_MISSING.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('key'))).toEqual(once('key', 3));
+	});
+
+	test('Max SMS per Campaign: "Lower the channels\' SMS Quantity to 400 in all": 1 campaign of 400', async () => {
+		const { message, advice } = await refused(MAX_SMS.id, 'sms');
+		expect(message).toContain('above the spending limit Max SMS per Campaign (400)');
+		const lowered = /Lower the channels' SMS Quantity to ([\d,]+) in all/.exec(advice);
+		expect(lowered).not.toBeNull();
+		const quantity = Number(lowered![1].replace(/,/g, ''));
+		await setLba(MAX_SMS.id, (p) => ({ ...p, channels: { channel: [{ ...p.channels.channel[0], smsQty: quantity }] } }));
+		expect((await steps.run(MAX_SMS.id)).status).toBe('success');
+		const sent = await steps.journal('sms');
+		expect(countsOf(sent)).toEqual(once('sms', 1));
+		expect(sent[0].request.channels[0].smsQty).toBe(400);
+	});
+
+	test('Max Campaigns per Execution: "Send at most 2 more campaigns in this execution, or fewer items per run": two runs of 2 and 1 items, each campaign once', async () => {
+		const { advice } = await refused(MAX_CAMPAIGNS.id, 'max');
+		expect(advice).toMatch(/^Send at most 2 more campaigns in this execution, or fewer items per run\./);
+		const itemsOf = (items: Json[]) => (node: Json) => ({ ...node, parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` } });
+		await steps.setNode(MAX_CAMPAIGNS.id, 'Campaigns to send', itemsOf(e2e.namedItems('max', 3).slice(0, 2)));
+		expect((await steps.run(MAX_CAMPAIGNS.id)).status).toBe('success');
+		await steps.setNode(MAX_CAMPAIGNS.id, 'Campaigns to send', itemsOf(e2e.namedItems('max', 3).slice(2)));
+		expect((await steps.run(MAX_CAMPAIGNS.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('max'))).toEqual(once('max', 3));
+	});
+
+	test('a window that is over: "Give each channel a Send Until in the future (and a Send From), then run again": 1 campaign in the future', async () => {
+		const { message, advice } = await refused(WINDOW_OVER.id, 'over');
+		expect(message).toMatch(/^Item 1 › Channel 1 › Send Until: .* has passed/);
+		expect(advice).toMatch(/^Give each channel a Send Until in the future \(and a Send From\), then run again/);
+		await setLba(WINDOW_OVER.id, (p) => ({ ...p, channels: { channel: [{ ...p.channels.channel[0], ...e2e.NOW_DATES }] } }));
+		expect((await steps.run(WINDOW_OVER.id)).status).toBe('success');
+		const sent = await steps.journal('over');
+		expect(countsOf(sent)).toEqual(once('over', 1));
+		expect(Date.parse(sent[0].request.channels[0].endDate)).toBeGreaterThan(Date.now());
+	});
+
+	test('no list of places on a UTC workflow: "Set Options › Timezone to the zone the dates are written in": Asia/Makassar, 1 campaign at 09:00 WITA', async () => {
+		await steps.fault({ path: '/lba/locations', status: 404, times: 100 });
+		try {
+			const { message, advice } = await refused(NO_PLACES.id, 'zone');
+			expect(message).toContain("the workflow's timezone (UTC) is not WIB, WITA or WIT");
+			expect(advice).toMatch(/^Set Options › Timezone to the zone the dates are written in \(Asia\/Jakarta for WIB, Asia\/Makassar for WITA/);
+			// Written for Makassar: its zone.
+			await setLba(NO_PLACES.id, (p) => ({ ...p, options: { ...p.options, timezone: 'Asia/Makassar' } }));
+			const run = await steps.run(NO_PLACES.id);
+			expect(run.status).toBe('success');
+		} finally {
+			await steps.clearFaults();
+		}
+		const sent = await steps.journal('zone');
+		expect(countsOf(sent)).toEqual(once('zone', 1));
+		expect(sent[0].request.channels[0].startDate).toMatch(/T09:00:00\+08:00$/);
+	});
+
+	test('an unknown Location ID: "Pick the place with Location ID → From List": Kota Bandung picked, 1 campaign there', async () => {
+		const { message, advice } = await refused(UNKNOWN_PLACE.id, 'place');
+		expect(message).toContain('999999 is not a place LBA Ads knows, and no known ID is one typo away');
+		expect(advice).toMatch(/^Pick the place with Location ID → From List/);
+		// What From List stores when Kota Bandung, Jawa Barat (3273) is picked.
+		await setLba(UNKNOWN_PLACE.id, (p) => ({ ...p, channels: { channel: [{ ...p.channels.channel[0], locationId: { __rl: true, mode: 'list', value: '3273', cachedResultName: 'Kota Bandung, Jawa Barat (3273)' } }] } }));
+		expect((await steps.run(UNKNOWN_PLACE.id)).status).toBe('success');
+		const sent = await steps.journal('place');
+		expect(countsOf(sent)).toEqual(once('place', 1));
+		expect(sent[0].request.channels[0].locationId).toBe(3273);
+	});
+
+	test('Preview: "Set Mode to Publish to send it": nothing, then 1 campaign', async () => {
+		const preview = await steps.run(PREVIEW.id);
+		expect(preview.status).toBe('success');
+		const [item] = preview.output(LBA);
+		expect(item.preview).toBe('Preview: nothing was sent or billed. Set Mode to Publish to send it.');
+		expect(await steps.journal('preview')).toEqual([]);
+		await setLba(PREVIEW.id, (p) => ({ ...p, runMode: 'publish' }));
+		expect((await steps.run(PREVIEW.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('preview'))).toEqual(once('preview', 1));
+	});
+});
