@@ -39,7 +39,15 @@ const UNKNOWN_PLACE = e2e.campaignWorkflow('insPlace', 'Instructions: unknown pl
 const PREVIEW = e2e.campaignWorkflow('insPreview', 'Instructions: preview', e2e.namedItems('preview', 1), {
 	lbaParameters: parameters({ runMode: 'preview' }),
 });
-const WORKFLOWS = [FIX_IN_PANEL, KEY_MISSING, MAX_SMS, MAX_CAMPAIGNS, WINDOW_OVER, NO_PLACES, UNKNOWN_PLACE, PREVIEW];
+const BAD_ZONE = e2e.campaignWorkflow('insBadZone', 'Instructions: bad zone', e2e.namedItems('badzone', 1), {
+	lbaParameters: parameters({ options: { concurrency: 1, timezone: 'Asia/Jakrta' } }, { startDate: "={{ $now.plus({ days: 1 }).toFormat('yyyy-MM-dd 09:00') }}", endDate: "={{ $now.plus({ days: 1 }).toFormat('yyyy-MM-dd 18:00') }}" }),
+});
+BAD_ZONE.settings = { ...BAD_ZONE.settings, timezone: 'Asia/Jakarta' };
+const BUSY = e2e.campaignWorkflow('insBusy', 'Instructions: 429', e2e.namedItems('busy', 1), { lbaParameters: parameters() });
+const SLOW = e2e.campaignWorkflow('insSlow', 'Instructions: timeout', e2e.namedItems('slow', 1), {
+	lbaParameters: parameters({ options: { concurrency: 1, timeoutMs: 1000 } }),
+});
+const WORKFLOWS = [FIX_IN_PANEL, KEY_MISSING, MAX_SMS, MAX_CAMPAIGNS, WINDOW_OVER, NO_PLACES, UNKNOWN_PLACE, PREVIEW, BAD_ZONE, BUSY, SLOW];
 
 function countsOf(campaigns: e2e.JournalCampaign[]): Record<string, number> {
 	const counts: Record<string, number> = {};
@@ -154,6 +162,49 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 		const sent = await steps.journal('place');
 		expect(countsOf(sent)).toEqual(once('place', 1));
 		expect(sent[0].request.channels[0].locationId).toBe(3273);
+	});
+
+	test('Options › Timezone not a zone: "Empty the option": read in the workflow\'s WIB, 1 campaign at 09:00+07:00', async () => {
+		const { message, advice } = await refused(BAD_ZONE.id, 'badzone');
+		expect(message).toMatch(/^Item 1 › Options › Timezone: "Asia\/Jakrta" is not a timezone/);
+		expect(advice).toMatch(/^Empty the option to read each channel's dates in the workflow's timezone/);
+		await setLba(BAD_ZONE.id, (p) => ({ ...p, options: { ...p.options, timezone: '' } }));
+		expect((await steps.run(BAD_ZONE.id)).status).toBe('success');
+		const sent = await steps.journal('badzone');
+		expect(countsOf(sent)).toEqual(once('badzone', 1));
+		expect(sent[0].request.channels[0].startDate).toMatch(/T09:00:00\+07:00$/);
+	});
+
+	test('a 429 on the campaign: "try again later": run again, 1 campaign', async () => {
+		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 429, times: 1 });
+		const { message, advice } = await refused(BUSY.id, 'busy');
+		expect(message).toContain('the campaign was not created');
+		expect(advice).toContain('Lower "Max Concurrent Requests" in the node\'s options or try again later.');
+		await steps.clearFaults();
+		await new Promise((resolve) => setTimeout(resolve, 1100)); // "later"; $now moves on
+		expect((await steps.run(BUSY.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('busy'))).toEqual(once('busy', 1));
+	});
+
+	test('a campaign answered after the Timeout, $now dates: its advice followed (raise Timeout for the next runs, do not run again, look in LBA Ads: there), then a Retry: 1 campaign', async () => {
+		await steps.fault({ method: 'POST', path: '/lba/campaign', latencyMs: 3000, times: 1 });
+		const failed = await steps.run(SLOW.id);
+		expect(failed.status).toBe('error');
+		const { message = '', description = '' } = (failed.error ?? {}) as Json;
+		expect(String(message)).toContain('the campaign may have been created, so do not send it again');
+		expect(String(description)).toMatch(/^If the service is often slow, raise "Timeout" in the node's options for the next runs; do not run the workflow again for this campaign\./);
+		expect(String(description)).toContain('Wait a few minutes, then look for it in LBA Ads; only if it is missing');
+		await setLba(SLOW.id, (p) => ({ ...p, options: { ...p.options, timeoutMs: 20000 } }));
+		// "Wait a few minutes, then look for it in LBA Ads": its late answer lands; it is there, so nothing more.
+		for (const deadline = Date.now() + 30_000; !(await steps.journal('slow')).length; ) {
+			if (Date.now() > deadline) throw new Error('the slow campaign never landed');
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+		// The safe way the message names, taken anyway: a Retry holds it back.
+		const retried = await steps.retry(SLOW.id, failed.executionId, true);
+		expect(retried.status).toBe('success');
+		expect(retried.output(LBA)[0]).toMatchObject({ skipped: true });
+		expect(countsOf(await steps.journal('slow'))).toEqual(once('slow', 1));
 	});
 
 	test('Preview: "Set Mode to Publish to send it": nothing, then 1 campaign', async () => {

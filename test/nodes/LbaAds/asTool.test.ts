@@ -104,7 +104,7 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		const failed = await runNode(context, createTool, [toolCall()], { node: TOOL, workflowId: id });
 		const message = errorOf(failed)?.message ?? '';
 		expect(message).toMatch(/^The LBA service failed to answer POST \/lba\/campaign \(HTTP 502\); the campaign may have been created, so do not send it again\. /);
-		expect(message).toContain('so a Retry or re-run will not send it again');
+		expect(message).toContain('so a Retry of this execution will not send it again (nor a new run, unless its dates come from $now: then it is a new campaign)');
 		expect(await campaigns(context)).toHaveLength(1);
 
 		const again = await runNode(context, createTool, [toolCall()], { node: TOOL, workflowId: id });

@@ -105,9 +105,13 @@ export function campaignFailure(error: unknown, forgetKeys: string | undefined):
 				: 'The request was not retried, because the service may already have created the campaign.',
 		);
 	}
+	if (outcome === 'unknown' && /^Raise "Timeout"/.test(error.description ?? '')) {
+		// Raising the Timeout is for the next runs: running again now, with dates from $now, would be a new campaign.
+		error.description = 'If the service is often slow, raise "Timeout" in the node\'s options for the next runs; do not run the workflow again for this campaign.';
+	}
 	if (forgetKeys !== undefined && outcome === 'unknown') {
 		notes.push(
-			`Duplicate protection kept this campaign's keys, so a Retry or re-run will not send it again. Wait a few minutes, then look for it in LBA Ads; only if it is missing, send it again: paste ${forgetKeys} into this node's Options > Resend Keys, save, Retry this execution with the currently saved workflow, then empty Resend Keys.`,
+			`Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again (nor a new run, unless its dates come from $now: then it is a new campaign). Wait a few minutes, then look for it in LBA Ads; only if it is missing, send it again: paste ${forgetKeys} into this node's Options > Resend Keys, save, Retry this execution with the currently saved workflow, then empty Resend Keys.`,
 		);
 	}
 	if (notes.length) error.description = `${error.description ?? ''} ${notes.join(' ')}`.trim();
