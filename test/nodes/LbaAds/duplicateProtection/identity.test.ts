@@ -392,11 +392,11 @@ describe('honest advice with $now', () => {
 		expect(errorOf(failed)?.description).not.toMatch(/\$now|Off/);
 	});
 
-	it('one execution hint says a new execution sends new campaigns, with the trigger timestamp and Custom Key as ways out', async () => {
+	it('one execution hint says a new execution sends new campaigns, with $today at fixed hours and Custom Key as ways out (not a trigger timestamp: each run has a new one)', async () => {
 		const result = await run(withNow, six.slice(0, 3));
 		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message).filter((message) => message.includes('$now'));
 		expect(hints).toHaveLength(1);
-		expect(hints[0]).toMatch(/each new execution of this workflow sends new campaigns; only a Retry.*Schedule Trigger's timestamp.*Custom Key/);
+		expect(hints[0]).toMatch(/a new execution sends a new campaign whenever its dates come out different \(with \$now, every time\); only a Retry.*\$today at fixed hours.*Custom Key/);
 		const withFixed = await run(fixed, six.slice(3, 4));
 		expect((withFixed.run.data.resultData.runData.LBA[0].hints ?? []).filter((hint) => hint.message.includes('$now'))).toEqual([]);
 	});

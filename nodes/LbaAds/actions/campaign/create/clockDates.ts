@@ -28,13 +28,13 @@ export function datesFollowClock(ctx: IExecuteFunctions): boolean {
 	return inFields || inJson;
 }
 
-/** Said once per run: what "once" means with such dates, and the two ways to make it mean once per day. */
+/** Said once per run: what "once" means with such dates, and the two ways to make it mean once per day (a trigger's timestamp is not one: each run has a new one). */
 export function addClockDatesHint(ctx: IExecuteFunctions): void {
 	ctx.addExecutionHints({
 		message:
-			"The campaign's dates use $now (or $today): each new execution of this workflow sends new campaigns; only a Retry of an execution holds back what that execution sent. " +
-			"To send once per day, take the dates from the Schedule Trigger's timestamp, which a Retry reuses (e.g. {{ DateTime.fromISO($json.timestamp).plus({ hours: 1 }).startOf('hour') }}), " +
-			'or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $today.toISODate() }}. ' +
+			"The campaign's dates read the clock ($now, $today or DateTime.now): a new execution sends a new campaign whenever its dates come out different (with $now, every time); only a Retry of an execution holds back what that execution sent. " +
+			"To send once per day, write the dates from $today at fixed hours (e.g. {{ $today.plus({ days: 1 }).set({ hour: 9 }) }}: the same all day), " +
+			"or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $json.name + '-' + $today.toISODate() }}. " +
 			'n8n cannot Retry a stopped execution: if you stop one, look in LBA Ads before running the workflow again.',
 		type: 'info',
 		location: 'outputPane',
