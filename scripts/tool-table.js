@@ -12,6 +12,8 @@ const START = '<!-- tools table: written by npm run fixtures:update -->';
 const END = '<!-- end of tools table -->';
 
 const onTool = (property) => property.displayOptions?.show?.['@tool']?.[0] === true;
+/** The texts of a default: itself, or a picker's `{ mode, value }` (nodes/LbaAds/helpers/picker.ts), whose value holds the `$fromAI`. */
+const texts = (value) => (typeof value === 'string' ? [value] : value !== null && typeof value === 'object' ? Object.values(value).flatMap(texts) : []);
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 
 /** `resources`: the registry (nodes/LbaAds/actions/resources.ts RESOURCES). */
@@ -22,7 +24,8 @@ function toolTable(resources) {
       const first = /^(.+?[.!?])(?=\s+[A-Z]|$)/s.exec(text)?.[1] ?? text;
       const fields = module.description
         .filter(onTool)
-        .flatMap((property) => [...String(property.default).matchAll(/\$fromAI\('([^']+)', `[^`]*`, '([a-z]+)'\)/g)])
+        .flatMap((property) => texts(property.default))
+        .flatMap((text) => [...text.matchAll(/\$fromAI\('([^']+)', `[^`]*`, '([a-z]+)'\)/g)])
         .map(([, key, type]) => (type === 'string' ? `\`${key}\`` : `\`${key}\` (${type})`));
       return `| ${resource.name} → ${module.option.name} | ${cell(first)} | ${fields.join(', ') || 'none'} |`;
     }),

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { operationHints, operationOptions, operationSubtitle, resourceProperties } from './actions/resources';
+import { listSearchMethods, operationHints, operationOptions, operationSubtitle, resourceProperties } from './actions/resources';
 import { COMMON_OPTIONS, router } from './actions/router';
-import { searchLocations } from './methods/searchLocations';
 import { LBA_ADS_DESCRIPTION } from '../shared/packageDescription';
 import { AUTHENTICATION, CREDENTIALS } from '../shared/transport/authentication';
 
@@ -37,7 +36,8 @@ export class LbaAds implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchLocations } };
+	// The operations' list functions (each operation's `listSearch`), for their pickers' From List.
+	methods = { listSearch: listSearchMethods() };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

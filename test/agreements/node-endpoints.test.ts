@@ -10,6 +10,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationModule } from '../../nodes/LbaAds/actions/engine/operation';
+import { RESOURCES } from '../../nodes/LbaAds/actions/resources';
 import { expectAgreement, REPO, servedMethods } from './openapi';
 
 const NODES = path.join(REPO, 'nodes');
@@ -78,6 +82,47 @@ function fits(template: string, requestPath: string): boolean {
 	return parts.length === segments.length && parts.every((part, i) => part === segments[i] || (/^\{[^{}]+\}$/.test(part) && segments[i] === '{…}'));
 }
 
+/** The list methods of an operation's pickers (resourceLocators with a From List), top level or in a collection. */
+function pickerLists(properties: INodeProperties[]): string[] {
+	return properties.flatMap((property) => [
+		...(property.type === 'resourceLocator' ? (property.modes ?? []).flatMap((mode) => (mode.typeOptions?.searchListMethod ? [mode.typeOptions.searchListMethod] : [])) : []),
+		...((property.options ?? []) as Array<INodeProperties | { values?: INodeProperties[] }>).flatMap((option) =>
+			'values' in option && option.values ? pickerLists(option.values) : 'type' in option ? pickerLists([option as INodeProperties]) : [],
+		),
+	]);
+}
+
+/**
+ * An operation that reads by an id the node can list (`GET /io/products/{…}` while the node also
+ * sends `GET /io/products`) has a picker with its list function: a plain text field would make the
+ * user type an id the panel could have offered.
+ */
+export function missingPickers(operations: Array<{ file: string; source: string; name: string; module: OperationModule }>, all: ReadRequest[]): string[] {
+	const lists = new Map(all.filter((request) => request.method === 'GET' && request.path && !request.path.includes('{…}')).map((request) => [request.path!, request.where]));
+	return operations.flatMap(({ file, source, name, module }) =>
+		requestsIn(file, source)
+			.filter((request) => request.path?.includes('/{…}'))
+			.flatMap((request) => {
+				const listPath = request.path!.slice(0, request.path!.indexOf('/{…}'));
+				if (!lists.has(listPath)) return [];
+				const pickers = pickerLists(module.description).filter((method) => typeof module.listSearch?.[method] === 'function');
+				return pickers.length
+					? []
+					: [`${name} (${request.where}): ${request.method} ${request.path} takes an id the node can list (GET ${listPath}, ${lists.get(listPath)}), but the operation has no picker for it`];
+			}),
+	);
+}
+
+function operationFiles(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+		entry.isDirectory() ? operationFiles(path.join(dir, entry.name)) : entry.name.endsWith('.operation.ts') ? [path.join(dir, entry.name)] : [],
+	);
+}
+
+const PICKER_FIX =
+	"Make the id field a picker: ...picker({ list: { search<Things> }, displayName, name, description, byId, displayOptions, tool: { key, description } }) from nodes/LbaAds/helpers/picker.ts, " +
+	'and `listSearch: { search<Things> }` on the OperationModule, the list function in the operation file (ARCHITECTURE.md, "Where to add what", step 1).';
+
 const HOW =
 	"Write each request as transport.request({ method: 'GET', path: `/lba/campaign/${campaignId}/result`, … }): the method a string literal and " +
 	'the path a literal or a template whose every ${…} is one whole segment, in the call itself (not a variable, a spread or a helper that builds it); ' +
@@ -108,6 +153,35 @@ describe("the node's requests", () => {
 			'Add the path (a {name} segment for each ${…}, with its `in: path` parameter) and method to sandbox/openapi.yaml with its answers, and a handler named by its ' +
 				'operationId in sandbox/handlers.js (see ARCHITECTURE.md, "Where to add what").',
 		);
+	});
+
+	it('an operation reading by an id the node can list has a picker for it, with its list function', () => {
+		const modules = RESOURCES.flatMap((resource) => resource.operations.map((module) => ({ name: `${resource.name} → ${module.option.name}`, module })));
+		const operations = operationFiles(path.join(NODES, 'LbaAds/actions')).flatMap((file) => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const exported = Object.values(require(file));
+			return modules.filter(({ module }) => exported.includes(module)).map((entry) => ({ file, source: readFileSync(file, 'utf8'), ...entry }));
+		});
+		expect(operations.length).toBe(modules.length);
+		expectAgreement(missingPickers(operations, all), PICKER_FIX);
+	});
+
+	it('a plain text id where the node can list the ids fails, naming the fix (the check itself)', () => {
+		const file = path.join(NODES, 'LbaAds/actions/product/get.operation.ts');
+		const source = 'const body = await transport.request({ method: "GET", path: `/io/products/${uuid}`, itemIndex, retry: true });';
+		const field: INodeProperties = { displayName: 'Product', name: 'uuid', type: 'string', default: '' };
+		const module = { option: { name: 'Get', value: 'get', action: 'Get a product' }, description: [field], operation: { checkAllBeforeSending: false, usesService: true, prepare: () => ({}) } };
+		const problems = missingPickers([{ file, source, name: 'Product → Get', module }], all);
+		expect(problems).toEqual([
+			expect.stringMatching(/^Product → Get \(nodes\/LbaAds\/actions\/product\/get\.operation\.ts:1\): GET \/io\/products\/\{…\} takes an id the node can list \(GET \/io\/products, nodes\/shared\/api\/products\.ts:\d+\), but the operation has no picker for it$/),
+		]);
+		expect(() => expectAgreement(problems, PICKER_FIX)).toThrow(/nodes\/LbaAds\/helpers\/picker\.ts/);
+		async function searchProducts() {
+			return { results: [] };
+		}
+		const withPicker = { ...module, description: [{ ...field, type: 'resourceLocator' as const, modes: [{ displayName: 'From List', name: 'list', type: 'list' as const, typeOptions: { searchListMethod: 'searchProducts' } }] }] };
+		expect(missingPickers([{ file, source, name: 'Product → Get', module: withPicker }], all)).toHaveLength(1);
+		expect(missingPickers([{ file, source, name: 'Product → Get', module: { ...withPicker, listSearch: { searchProducts } } }], all)).toEqual([]);
 	});
 
 	it('a request it cannot read fails with the call and the reason (the check itself)', () => {

@@ -25,6 +25,20 @@ const CHANGELOG_HEADING = '### LBA Ads node';
 
 const registered = RESOURCES.flatMap((resource) => resource.operations.map((module) => `${resource.name} → ${module.option.name}`));
 
+/**
+ * The operations with no line of their own under "## Unreleased" → "### LBA Ads node": a line
+ * naming it in bold, `**Product → Get**`, the closing `**` right after its name, so
+ * "**Product → Get Many**" does not count for Product → Get.
+ */
+export function missingChangelogLines(changelog: string, names: string[]): string[] {
+	const unreleased = changelog.indexOf('\n## Unreleased\n');
+	const start = unreleased < 0 ? -1 : changelog.indexOf(`\n${CHANGELOG_HEADING}\n`, unreleased);
+	const end = start < 0 ? -1 : changelog.slice(start + 1).search(/\n##+ /);
+	const section = start < 0 ? '' : changelog.slice(start, end < 0 ? undefined : start + 1 + end);
+	const lines = section.split('\n').filter((line) => line.startsWith('- '));
+	return names.filter((name) => !lines.some((line) => line.includes(`**${name}**`)));
+}
+
 /** "Campaign → Create" from headings of the given level, e.g. "## Campaign → Create (`POST /lba/campaign`)". */
 function operationHeadings(markdown: string, level: string): string[] {
 	const heading = new RegExp(`^${level} (\\S[^→\\n]*?) → (.+?)(?: \\(.*\\))?$`, 'gm');
@@ -76,7 +90,7 @@ describe('the operations in the docs', () => {
 		);
 	});
 
-	it('CHANGELOG.md names each registered operation ("Resource → Operation")', () => {
+	it('CHANGELOG.md has a line for each registered operation ("- **Resource → Operation**" under "### LBA Ads node")', () => {
 		const changelog = readFileSync(path.join(REPO, 'CHANGELOG.md'), 'utf8');
 		// The heading the fix names is the CHANGELOG's own: the check fails if it is renamed.
 		expect({ heading: CHANGELOG_HEADING, found: changelog.includes(`\n## Unreleased\n`) && changelog.includes(`\n${CHANGELOG_HEADING}\n`) }).toEqual({
@@ -84,8 +98,14 @@ describe('the operations in the docs', () => {
 			found: true,
 		});
 		expectAgreement(
-			registered.filter((name) => !changelog.includes(name)).map((name) => `CHANGELOG.md: no line names ${name}`),
+			missingChangelogLines(changelog, registered).map((name) => `CHANGELOG.md: no line names **${name}** under "## Unreleased" → "${CHANGELOG_HEADING}"`),
 			`Add a line under "## Unreleased" → "${CHANGELOG_HEADING}" in CHANGELOG.md: "- **<Resource> → <Operation>** (\`METHOD /path\`): what it does for the user, in a sentence."`,
 		);
+	});
+
+	it('an operation whose name only starts another\'s line has no line (the check itself)', () => {
+		const changelog = `# Changelog\n\n## Unreleased\n\n${CHANGELOG_HEADING}\n\n- **Product → Get Many** (\`GET /io/products\`): data packages.\n- Outputs: Product → Get on name.\n\n### LBA Ads Trigger\n\n- **Product → Get**: in the wrong section.\n`;
+		expect(missingChangelogLines(changelog, ['Product → Get Many', 'Product → Get'])).toEqual(['Product → Get']);
+		expect(missingChangelogLines(changelog.replace('- Outputs', '- **Product → Get** (`GET /io/products/{uuid}`): one data package. Outputs'), ['Product → Get'])).toEqual([]);
 	});
 });

@@ -1,9 +1,11 @@
 import type { INodeProperties, NodeHint } from 'n8n-workflow';
+import { UnexpectedError } from 'n8n-workflow';
 
 import { campaign } from './campaign';
 import type { OperationModule, Resource } from './engine/operation';
 import { location } from './location';
 import { product } from './product';
+import type { ListSearch } from '../helpers/picker';
 
 /**
  * The one list of what the node does: its resources, each with its operations (listed in the
@@ -65,4 +67,24 @@ export function operationOptions(): INodeProperties[] {
 /** The operations' panel hints (n8n shows each whose displayCondition holds). */
 export function operationHints(): NodeHint[] {
 	return RESOURCES.flatMap((resource) => resource.operations.flatMap((o) => o.hints ?? []));
+}
+
+/**
+ * The node's `methods.listSearch`: every operation's list functions (its `listSearch`), so a
+ * picker's list needs no line in LbaAds.node.ts. Two operations may share one function; two
+ * functions under one name would make one picker list the other's items, so that throws.
+ */
+export function listSearchMethods(resources: Resource[] = RESOURCES): ListSearch {
+	const methods: ListSearch = {};
+	for (const resource of resources) {
+		for (const module of resource.operations) {
+			for (const [name, method] of Object.entries(module.listSearch ?? {})) {
+				if (methods[name] && methods[name] !== method) {
+					throw new UnexpectedError(`Two list functions are named ${name}: ${resource.name} → ${module.option.name}'s listSearch and an earlier operation's. Rename one.`);
+				}
+				methods[name] = method;
+			}
+		}
+	}
+	return methods;
 }

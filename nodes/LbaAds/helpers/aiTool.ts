@@ -23,6 +23,18 @@ export function fromAI(key: string, description: string, type: 'string' | 'numbe
 }
 
 /**
+ * The `$fromAI()` calls in a tool default, as written by `fromAI`: in a text, or in a picker's
+ * `{ mode, value }` (helpers/picker.ts). What the model fills of a field is what these name.
+ */
+export function fromAICalls(value: unknown): Array<{ key: string; type: string }> {
+	if (typeof value === 'string') {
+		return [...value.matchAll(/\$fromAI\('([^']+)', `[^`]*`, '([a-z]+)'\)/g)].map(([, key, type]) => ({ key, type }));
+	}
+	if (value !== null && typeof value === 'object') return Object.values(value).flatMap(fromAICalls);
+	return [];
+}
+
+/**
  * The property as the node shows it, and a copy that the tool shows with `toolDefault` instead.
  * `nodeOnlyShow`: conditions on fields that only the node has (the tool always fills this one).
  */

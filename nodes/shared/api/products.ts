@@ -1,12 +1,12 @@
-import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Transport } from '../transport';
 import { digitsToNumber, shownValue } from '../parameterValues';
 
-/** The data package catalogue of GET /io/products (spec 2.6), read by Get Many and the trigger. */
+/** The data package catalogue of GET /io/products (spec 2.6), read by Get Many, the trigger and a panel's list. */
 export async function fetchProducts(
-	ctx: IExecuteFunctions | IPollFunctions,
+	ctx: IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions,
 	transport: Transport,
 	itemIndex = 0,
 ): Promise<IDataObject[]> {

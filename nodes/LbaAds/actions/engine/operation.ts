@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions, NodeHint } from 'n8n-workflow';
 
 import type { Transport } from '../../../shared/transport';
+import type { ListSearch } from '../../helpers/picker';
 
 /**
  * What an operation is to the item engine (runItems): read and check one item's parameters
@@ -74,6 +75,11 @@ export interface OperationModule<Request = unknown> {
 	options?: INodeProperties[];
 	/** Hints the panel shows for it (each with a displayCondition naming this operation). */
 	hints?: NodeHint[];
+	/**
+	 * The list functions of its pickers (helpers/picker.ts), by the name each picker gives:
+	 * `{ searchProducts }`. The registry puts them into the node's `methods.listSearch`.
+	 */
+	listSearch?: ListSearch;
 	operation: Operation<Request>;
 }
 

@@ -25,6 +25,8 @@ import { forgetKeysOf } from '../../../duplicateProtection/keys';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../../../shared/transport';
 import type { OperationModule } from '../../engine/operation';
 import { fromAI, toolDescription, withToolDefault } from '../../../helpers/aiTool';
+import { pickerField } from '../../../helpers/picker';
+import { searchLocations } from '../../../methods/searchLocations';
 
 /**
  * Campaign > Create: POST /lba/campaign, one campaign per item, every item checked before the
@@ -82,32 +84,13 @@ const SENDER: INodeProperties = {
 	description: 'Sender name issued to you when you registered as a partner',
 };
 
-const LOCATION_ID: INodeProperties = {
+const LOCATION_ID: INodeProperties = pickerField({
+	list: { searchLocations },
 	displayName: 'Location ID',
 	name: 'locationId',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'id', value: '' },
-	description:
-		'Where the channel distributes the message: the Location ID you were given, or one picked from the service\'s list',
-	modes: [
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 3273',
-			validation: [
-				{ type: 'regex', properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A Location ID is a whole number' } },
-			],
-		},
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchLocations', searchable: true, searchFilterRequired: false },
-		},
-	],
-};
+	description: "Where the channel distributes the message: the Location ID you were given, or one picked from the service's list",
+	byId: { placeholder: 'e.g. 3273', regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A Location ID is a whole number' },
+});
 
 const MESSAGE: INodeProperties = {
 	displayName: 'Message',
@@ -512,5 +495,7 @@ export const createCampaign: OperationModule<CreateRequest> = {
 	description,
 	options,
 	hints: zoneHints(),
+	// The channel Location ID's From List.
+	listSearch: { searchLocations },
 	operation,
 };
