@@ -47,7 +47,10 @@ const BUSY = e2e.campaignWorkflow('insBusy', 'Instructions: 429', e2e.namedItems
 const SLOW = e2e.campaignWorkflow('insSlow', 'Instructions: timeout', e2e.namedItems('slow', 1), {
 	lbaParameters: parameters({ options: { concurrency: 1, timeoutMs: 1000 } }),
 });
-const WORKFLOWS = [FIX_IN_PANEL, KEY_MISSING, MAX_SMS, MAX_CAMPAIGNS, WINDOW_OVER, NO_PLACES, UNKNOWN_PLACE, PREVIEW, BAD_ZONE, BUSY, SLOW];
+const ON_PURPOSE = e2e.campaignWorkflow('insAgain', 'Instructions: again on purpose', e2e.namedItems('again', 2), { lbaParameters: e2e.createCampaignParameters() });
+const ORIGINAL = e2e.campaignWorkflow('insOriginal', 'Instructions: original', e2e.namedItems('copy', 3), { lbaParameters: e2e.createCampaignParameters() });
+const NO_ENDPOINT = e2e.campaignWorkflow('insEndpoint', 'Instructions: no endpoint', e2e.namedItems('endpoint', 1), { lbaParameters: parameters() });
+const WORKFLOWS = [FIX_IN_PANEL, KEY_MISSING, MAX_SMS, MAX_CAMPAIGNS, WINDOW_OVER, NO_PLACES, UNKNOWN_PLACE, PREVIEW, BAD_ZONE, BUSY, SLOW, ON_PURPOSE, ORIGINAL, NO_ENDPOINT];
 
 function countsOf(campaigns: e2e.JournalCampaign[]): Record<string, number> {
 	const counts: Record<string, number> = {};
@@ -205,6 +208,46 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 		expect(retried.status).toBe('success');
 		expect(retried.output(LBA)[0]).toMatchObject({ skipped: true });
 		expect(countsOf(await steps.journal('slow'))).toEqual(once('slow', 1));
+	});
+
+	test('a created campaign sent again on purpose, its howToResend followed (forgetKeys into Resend Keys, run once, empty it): 2 of that one, 1 of the other; a run after: none more', async () => {
+		expect((await steps.run(ON_PURPOSE.id)).status).toBe('success');
+		const held = (await steps.run(ON_PURPOSE.id)).output(LBA);
+		expect(held.map((item: Json) => item.earlierOutcome)).toEqual(['created', 'created']);
+		expect(held[0].howToResend).toBe(
+			"To send it again on purpose (a second campaign, billed again): copy this item's forgetKeys, paste them into this node's Options > Resend Keys, run the workflow once, then empty Resend Keys.",
+		);
+		await setLba(ON_PURPOSE.id, (p) => ({ ...p, options: { ...p.options, resendKeys: held[0].forgetKeys } }));
+		expect((await steps.run(ON_PURPOSE.id)).status).toBe('success');
+		await setLba(ON_PURPOSE.id, (p) => ({ ...p, options: { ...p.options, resendKeys: '' } }));
+		expect((await steps.run(ON_PURPOSE.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('again'))).toEqual({ 'again-1': 2, 'again-2': 1 });
+	});
+
+	test('a copied workflow, the page\'s advice followed (first run a Preview, remove from its rows what LBA Ads holds, then Publish): the new row once, the others never twice', async () => {
+		expect((await steps.run(ORIGINAL.id)).status).toBe('success');
+		const original = await setup!.rest.getWorkflow(ORIGINAL.id);
+		// The copy, with one row more: what Duplicate does, then the marketer's edit.
+		const copy = await setup!.rest.call('POST', '/rest/workflows', { name: 'Instructions: copy', nodes: original.nodes, connections: original.connections, settings: original.settings });
+		const rows = (items: Json[]) => (node: Json) => ({ ...node, parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` } });
+		await steps.setNode(copy.id, 'Campaigns to send', rows(e2e.namedItems('copy', 4)));
+		await steps.setNode(copy.id, LBA, (node: Json) => ({ ...node, parameters: { ...node.parameters, runMode: 'preview' } }));
+		const preview = await steps.run(copy.id);
+		expect(preview.output(LBA).map((item: Json) => item.preview)).toEqual(Array(4).fill('Preview: nothing was sent or billed. Set Mode to Publish to send it.'));
+		const inLbaAds = new Set((await steps.journal('copy')).map((campaign) => campaign.request.name));
+		await steps.setNode(copy.id, 'Campaigns to send', rows(e2e.namedItems('copy', 4).filter(({ name }) => !inLbaAds.has(name))));
+		await steps.setNode(copy.id, LBA, (node: Json) => ({ ...node, parameters: { ...node.parameters, runMode: 'publish' } }));
+		expect((await steps.run(copy.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('copy'))).toEqual(once('copy', 4));
+	});
+
+	test('POST /lba/campaign answering 404 NOT_FOUND: "check the Base URL in the LBA Ads credential" (it is right), run again: 1 campaign', async () => {
+		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 404, times: 1, body: { success: false, error: { code: 'NOT_FOUND', message: 'No such path' } } });
+		const { message } = await refused(NO_ENDPOINT.id, 'endpoint');
+		expect(message).toMatch(/has no endpoint POST \/lba\/campaign \(HTTP 404\): check the Base URL in the LBA Ads credential; the campaign was not created$/);
+		await steps.clearFaults();
+		expect((await steps.run(NO_ENDPOINT.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('endpoint'))).toEqual(once('endpoint', 1));
 	});
 
 	test('Preview: "Set Mode to Publish to send it": nothing, then 1 campaign', async () => {
