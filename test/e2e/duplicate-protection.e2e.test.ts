@@ -346,7 +346,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		figures.push({ scenario: 'sandbox, then a second service', executions: 3, items: 6, created: 4, duplicates: 0, unaccounted: 0, expected: '2 in each service' });
 	});
 
-	test("n8n's database refuses history writes from wave 2 on: the error lists every campaign created before it", async () => {
+	test("n8n's database refuses history writes from wave 2 on: the error lists every campaign created before it; its advice (keep Duplicate Protection, Retry once the database answers) sends the other 4, each campaign once", async () => {
 		// SQLite triggers in n8n's own database: after two updates of a node's history row (wave 1's
 		// settle), every further update is refused, as a database that turned read-only would.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -358,8 +358,9 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 			CREATE TRIGGER lba_e2e_count AFTER UPDATE ON processed_data WHEN NEW.context LIKE 'n:%' BEGIN UPDATE lba_e2e_updates SET n = n + 1; END;
 			CREATE TRIGGER lba_e2e_refuse BEFORE UPDATE ON processed_data WHEN NEW.context LIKE 'n:%' AND (SELECT n FROM lba_e2e_updates) >= 2
 				BEGIN SELECT RAISE(ABORT, 'processed_data is read-only'); END;`);
+		let failed: Awaited<ReturnType<typeof run>>;
 		try {
-			const failed = await run('dpWave2');
+			failed = await run('dpWave2');
 			expect(failed.status).toBe('error');
 			const campaigns = await journal('wave');
 			expect(campaigns.map((c) => c.request.name)).toEqual(['wave-1', 'wave-2', 'wave-3', 'wave-4']);
@@ -372,6 +373,12 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 			await exec('DROP TRIGGER lba_e2e_refuse; DROP TRIGGER lba_e2e_count; DROP TABLE lba_e2e_updates;');
 			await new Promise((resolve) => db.close(resolve));
 		}
+		// "Keep Duplicate Protection as it is and Retry this execution once n8n's database answers."
+		expect(String(failed!.error?.description)).toContain("Keep Duplicate Protection as it is and Retry this execution once n8n's database answers");
+		const retried = await retry(failed!.executionId);
+		expect(retried.status).toBe('success');
+		const all = (await journal('wave')).map((c) => c.request.name).sort();
+		expect(all).toEqual(['wave-1', 'wave-2', 'wave-3', 'wave-4', 'wave-5', 'wave-6', 'wave-7', 'wave-8']);
 	});
 
 	test('protection Off: a second run sends every campaign again', async () => {
