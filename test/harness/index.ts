@@ -50,6 +50,8 @@
  *   list's Retry (the execution context and the saved outputs kept), `again: { kind: 'partial', … }`
  *   the editor's Execute step (runPartialWorkflow2, a new context), and `parentExecution` a
  *   sub-execution with its caller's context, as the Execute Workflow node starts one.
+ * - A resourceLocator's From List: `n8n.listSearch(node, 'searchLocations', { credentials, filter })`
+ *   calls the node's list search as the editor does (./list-search.ts).
  * - A throw-away recording HTTP server for self-contained tests: ./test-server.ts.
  * - Timezone: workflow `settings.timezone`, else `options.timezone`, else n8n's default
  *   America/New_York; `this.getTimezone()` and `$now` use it.
@@ -59,9 +61,10 @@
 import './env';
 
 import path from 'node:path';
-import type { ExecutionError, ICredentialDataDecryptedObject, IConnections, INode } from 'n8n-workflow';
+import type { ExecutionError, ICredentialDataDecryptedObject, IConnections, INode, INodeListSearchResult } from 'n8n-workflow';
 
 import { testCredential, type CredentialTestResult } from './credential-test';
+import { listSearch, type ListSearchOptions } from './list-search';
 import { loadNodes, type LoadedNodes } from './registry';
 import { runWorkflow, type RunOptions, type RunResult, type WorkflowJson } from './run-workflow';
 
@@ -72,6 +75,7 @@ export type { CredentialStore, CredentialUpdate } from './credentials-helper';
 export { N8N_DEFAULT_TIMEZONE } from './run-workflow';
 export type { RunOptions, RunResult, WorkflowJson } from './run-workflow';
 export type { CredentialTestResult } from './credential-test';
+export type { ListSearchOptions } from './list-search';
 export type { LoadedNodes } from './registry';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -87,6 +91,8 @@ export const N8N_MAJOR = Number((require('n8n-workflow/package.json') as { versi
 export interface Harness extends LoadedNodes {
 	runWorkflow(workflow: WorkflowJson, options?: RunOptions): Promise<RunResult>;
 	testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<CredentialTestResult>;
+	/** A node's From List search (its `methods.listSearch[method]`), as the editor asks for it: ./list-search.ts. */
+	listSearch(node: INode, method: string, options?: ListSearchOptions): Promise<INodeListSearchResult>;
 }
 
 /**
@@ -99,6 +105,7 @@ export async function loadPackageNodes(...packageDirs: string[]): Promise<Harnes
 		...loaded,
 		runWorkflow: (workflow, options) => runWorkflow(loaded, workflow, options),
 		testCredential: (type, data) => testCredential(loaded, type, data),
+		listSearch: (node, method, options) => listSearch(loaded, node, method, options),
 	};
 }
 

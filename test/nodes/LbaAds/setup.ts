@@ -223,6 +223,17 @@ export async function runNode(
 	return { ...result, items: result.error ? [] : result.output('LBA') };
 }
 
+/**
+ * A picker's From List as the panel asks for it (helpers/picker.ts): the node's list function
+ * `method` against the sandbox, with what the user typed (`filter`) and the node's `parameters`.
+ */
+export async function searchList(context: Context, method: string, filter?: string, parameters: IDataObject = {}) {
+	return await context.n8n.listSearch(lbaNode(parameters), method, {
+		filter,
+		credentials: { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } },
+	});
+}
+
 /** A valid channel in the node's field format; override what a test is about. */
 export function channel(overrides: IDataObject = {}): IDataObject {
 	return {

@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { errorOf, N8N_MAJOR } from '../../../../harness';
-import { campaigns, channel, createParameters, fault, requests, runNode, useSandbox } from '../../setup';
+import { campaigns, channel, createParameters, fault, requests, runNode, searchList, useSandbox } from '../../setup';
 
 const context = useSandbox();
 const find = (overrides: IDataObject = {}) => ({ resource: 'location', operation: 'findTargetingLocation', placeName: '={{ $json.city }}', ...overrides });
@@ -76,6 +76,22 @@ describe("Campaign > Create: the channel's Location ID", () => {
 			'Item 1 › Channel 1 › Location ID: "Bandung" is not a whole number (API: channels[0].locationId must be a whole number). Nothing was sent.',
 		);
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
+	});
+});
+
+describe("the Location ID picker's From List (searchLocations), as the panel asks for it", () => {
+	it('lists the places whose name holds what was typed, Kota before Kabupaten, each as name, province (ID)', async () => {
+		const { results } = await searchList(context, 'searchLocations', 'bandung', createParameters());
+		expect(results.slice(0, 2)).toEqual([
+			{ name: 'Kota Bandung, Jawa Barat (3273)', value: '3273' },
+			{ name: 'Kabupaten Bandung, Jawa Barat (3204)', value: '3204' },
+		]);
+		expect(await requests(context, { path: '/lba/locations' })).toHaveLength(1);
+	});
+
+	it('a service without the list: one clear line in the picker', async () => {
+		await fault(context, { method: 'GET', path: '/lba/locations', status: 404, times: 1 });
+		await expect(searchList(context, 'searchLocations', 'bandung')).rejects.toThrow(/^This LBA service offers no location list/);
 	});
 });
 
