@@ -15,7 +15,7 @@ import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 const IMPERATIVE =
-	/^(Run|Retry|Paste|Set|Wait|Look|Turn|Give|Pick|Empty|Use|Do not|Don't|Check|Open|Send|Keep|Copy|Remove|Fix|Save|Choose|Put|Add|Make|Try|Ask|Write|Change|Lower|Raise|Split|Only if|Once|Then|If it is|If the service|Resend|Forget|Type|To send|Pass|Leave|Start)\b/;
+	/^(Run|Retry|Paste|Set|Wait|Look|Turn|Give|Pick|Empty|Use|Do not|Don't|Check|Open|Send|Keep|Copy|Remove|Fix|Save|Choose|Put|Add|Make|Try|Ask|Write|Change|Lower|Raise|Split|Only if|Once|Then|If it is|If the service|Resend|Forget|Type|To send|Pass|Leave|Start|In a moment)\b/;
 
 function filesUnder(dir: string, extension: string): string[] {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

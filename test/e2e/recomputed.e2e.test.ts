@@ -51,7 +51,45 @@ const TWO_CALLERS = (() => {
 	];
 	return { child: sub, parent: e2e.workflow('recCallers', 'Recomputed: two callers', nodes, e2e.chain('Start', 'Morning', SUB, 'Evening', `${SUB} again`)) };
 })();
-const WORKFLOWS = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS].flatMap(({ child: c, parent: p }) => [c, p]);
+/** The parent stamps each row with $now (requestedAt, and the send window) and passes it to the child: a Retry stamps again. */
+const STAMPED = (() => {
+	const sub = child('recStampChild', "$input.all().map((item) => item.json)", nowParameters({ startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' }));
+	const stamp = (id: string) =>
+		e2e.node(`${id}-stamp`, 'Stamp', 'n8n-nodes-base.set', 3.4, {
+			assignments: {
+				assignments: [
+					{ id: 'r', name: 'requestedAt', value: '={{ $now.toISO() }}', type: 'string' },
+					{ id: 's', name: 'startDate', value: '={{ $now.plus({ minutes: 5 }).toISO() }}', type: 'string' },
+					{ id: 'e', name: 'endDate', value: '={{ $now.plus({ days: 3 }).toISO() }}', type: 'string' },
+				],
+			},
+			includeOtherFields: true,
+			options: {},
+		});
+	const caller = (id: string, prefix: string, subSettings: Json = {}) =>
+		e2e.workflow(
+			id,
+			`Recomputed: ${id}`,
+			[e2e.manualTrigger(`${id}-start`), rowsNode(`${id}-rows`, rowsOf(prefix, 'ABCD')), stamp(id), e2e.executeWorkflowNode(`${id}-sub`, SUB, 'recStampChild', subSettings)],
+			e2e.chain('Start', CODE, 'Stamp', SUB),
+		);
+	return { child: sub, retried: caller('recStamp', 'stamp'), retryOnFail: caller('recStampTries', 'tries', { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }) };
+})();
+/** The child keeps the stores open by now ($now filter); store E opens between the first run and the Retry, listed first. */
+const FILTERED = {
+	child: e2e.workflow(
+		'recFilterChild',
+		'Recomputed: recFilterChild',
+		[e2e.executeWorkflowTrigger('recFilterChild-trigger'), rowsNode('recFilterChild-rows', '[]'), e2e.lbaNode('recFilterChild-lba', LBA, nowParameters())],
+		e2e.chain('Called', CODE, LBA),
+	),
+	parent: parent('recFilter', 'recFilterChild'),
+};
+/** Fixed rows, $now dates: the parent of the GET /lba/locations failure during a Retry. */
+const LIST_DOWN = { child: child('recListChild', rowsOf('list', 'ABCD'), nowParameters()), parent: parent('recList', 'recListChild') };
+const WORKFLOWS = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN]
+	.flatMap(({ child: c, parent: p }) => [c, p])
+	.concat([STAMPED.child, STAMPED.retried, STAMPED.retryOnFail]);
 const PUBLISHED = e2e.n8nVersion().startsWith('1.') ? [] : WORKFLOWS.filter((each) => /Child$/.test(each.id)).map((each) => each.id);
 
 /** Campaigns per name (and per slot where the name repeats), from the journal. */
@@ -128,6 +166,48 @@ e2e.describeE2E(`a Retry recognizes each campaign however the data before it was
 		expect(held.map((item: Json) => item.earlierOutcome)).toEqual(['created', 'created', 'created']);
 		for (const item of held) expect(created.map((c) => c.campaignId)).toContain(item.campaignId);
 		expect(new Set(held.map((item: Json) => item.campaignId)).size).toBe(3);
+	});
+
+	test('the parent passes $now to the child (requestedAt and the send window, through Execute Workflow); the parent retried: 4 of 4', async () => {
+		const failed = await failAtRowC(STAMPED.retried.id, 'stamp');
+		await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on
+		const retried = await steps.retry(STAMPED.retried.id, failed.executionId);
+		expect(retried.status).toBe('success');
+		expect(countsOf(await steps.journal('stamp'))).toEqual({ 'stamp-A': 1, 'stamp-B': 1, 'stamp-C': 1, 'stamp-D': 1 });
+	});
+
+	test('the parent passes $now to the child; Retry On Fail on the Execute Workflow node: 4 of 4', async () => {
+		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const result = await steps.run(STAMPED.retryOnFail.id);
+		await steps.clearFaults();
+		expect(result.status).toBe('success');
+		expect(countsOf(await steps.journal('tries'))).toEqual({ 'tries-A': 1, 'tries-B': 1, 'tries-C': 1, 'tries-D': 1 });
+	});
+
+	test('the child keeps the stores open by $now, and one more (listed first) opens before the parent Retry: 5 of 5, none twice', async () => {
+		const opensAt = new Date(Date.now() + 8_000).toISOString();
+		const stores = `[{ name: 'filter-E', opensAt: '${opensAt}' }, ...['A', 'B', 'C', 'D'].map((letter) => ({ name: 'filter-' + letter, opensAt: '2020-01-01T00:00:00Z' }))].filter((store) => DateTime.fromISO(store.opensAt) <= $now)`;
+		await steps.setNode(FILTERED.child.id, CODE, (node: Json) => ({ ...node, parameters: { jsCode: `return (${stores}).map((json) => ({ json }));` } }));
+		if (PUBLISHED.length) await setup!.rest.activateWorkflow(FILTERED.child.id);
+		const failed = await failAtRowC(FILTERED.parent.id, 'filter');
+		while (Date.now() < Date.parse(opensAt) + 500) await new Promise((resolve) => setTimeout(resolve, 200));
+		const retried = await steps.retry(FILTERED.parent.id, failed.executionId);
+		expect(retried.status).toBe('success');
+		expect(countsOf(await steps.journal('filter'))).toEqual({ 'filter-A': 1, 'filter-B': 1, 'filter-C': 1, 'filter-D': 1, 'filter-E': 1 });
+	});
+
+	test('GET /lba/locations fails (500) during the parent Retry; its advice followed ("In a moment, Retry this execution"): 4 of 4 with $now dates', async () => {
+		const failed = await failAtRowC(LIST_DOWN.parent.id, 'list');
+		await steps.fault({ method: 'GET', path: '/lba/locations', status: 500, times: 4 });
+		const retried = await steps.retry(LIST_DOWN.parent.id, failed.executionId);
+		await steps.clearFaults();
+		expect(retried.status).toBe('error');
+		expect(String((retried.error as Json)?.description ?? '')).toContain('In a moment, Retry this execution (Executions > Retry)');
+		expect(countsOf(await steps.journal('list'))).toEqual({ 'list-A': 1, 'list-B': 1 });
+		await new Promise((resolve) => setTimeout(resolve, 1100)); // "in a moment"; $now moves on
+		const again = await steps.retry(LIST_DOWN.parent.id, retried.executionId);
+		expect(again.status).toBe('success');
+		expect(countsOf(await steps.journal('list'))).toEqual({ 'list-A': 1, 'list-B': 1, 'list-C': 1, 'list-D': 1 });
 	});
 
 	test("one sub-workflow called by two Execute Workflow nodes (morning, evening): the page's advice (the caller's session in the Campaign Name) sends both", async () => {
