@@ -108,7 +108,7 @@ export function missingPickers(operations: Array<{ file: string; source: string;
 				const pickers = pickerLists(module.description).filter((method) => typeof module.listSearch?.[method] === 'function');
 				return pickers.length
 					? []
-					: [`${name} (${request.where}): ${request.method} ${request.path} takes an id the node can list (GET ${listPath}, ${lists.get(listPath)}), but the operation has no picker for it`];
+					: [`${name} (${request.where}): ${request.method} ${request.path} takes an id the node can list (GET ${listPath}, ${lists.get(listPath)}), but the operation has no picker for it (a resourceLocator whose From List names a function of its listSearch)`];
 			}),
 	);
 }
@@ -173,7 +173,7 @@ describe("the node's requests", () => {
 		const module = { option: { name: 'Get', value: 'get', action: 'Get a product' }, description: [field], operation: { checkAllBeforeSending: false, usesService: true, prepare: () => ({}) } };
 		const problems = missingPickers([{ file, source, name: 'Product → Get', module }], all);
 		expect(problems).toEqual([
-			expect.stringMatching(/^Product → Get \(nodes\/LbaAds\/actions\/product\/get\.operation\.ts:1\): GET \/io\/products\/\{…\} takes an id the node can list \(GET \/io\/products, nodes\/shared\/api\/products\.ts:\d+\), but the operation has no picker for it$/),
+			expect.stringMatching(/^Product → Get \(nodes\/LbaAds\/actions\/product\/get\.operation\.ts:1\): GET \/io\/products\/\{…\} takes an id the node can list \(GET \/io\/products, nodes\/shared\/api\/products\.ts:\d+\), but the operation has no picker for it \(a resourceLocator whose From List names a function of its listSearch\)$/),
 		]);
 		expect(() => expectAgreement(problems, PICKER_FIX)).toThrow(/nodes\/LbaAds\/helpers\/picker\.ts/);
 		async function searchProducts() {
