@@ -51,6 +51,6 @@ describe('a run whose Campaign (JSON) uses $now, in the engine', () => {
 		const result = await runNode(context, createParameters({ campaignInput: 'json', campaignJson: CLOCK_JSON }), eight.slice(0, 1), { workflowId: history.workflowId });
 		expect(result.items[0].json.status).toBe('Published');
 		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message);
-		expect(hints).toContainEqual(expect.stringMatching(/^The campaign's dates use \$now \(or \$today\): each new execution of this workflow sends new campaigns/));
+		expect(hints).toContainEqual(expect.stringMatching(/^The campaign's dates read the clock \(\$now, \$today or DateTime\.now\): a new execution sends a new campaign whenever its dates come out different/));
 	});
 });
