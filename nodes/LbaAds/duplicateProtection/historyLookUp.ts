@@ -60,6 +60,13 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 	const questions: string[] = [];
 	const liveQuestions: string[] = [];
 	for (const candidate of toClaim) {
+		// A Retry whose execution created this campaign (its own memory says so, id and all: itemOrigin.ts)
+		// holds it as created, whatever marks that ended run left: after a lock error its "sending" marks
+		// stay until their time ends, yet no run is sending it. Unless its retry key was forgotten since.
+		if (candidate.createdAs !== undefined && recorded.has(candidate.retryKey)) {
+			heldBack.push({ itemIndex: candidate.itemIndex, candidate, by: 'retry', created: true });
+			continue;
+		}
 		// Off: the campaign's key is its retry key, and only a Retry holds it back.
 		const recordedByContent = candidate.key !== candidate.retryKey && recorded.has(candidate.key);
 		if (recordedByContent) liveQuestions.push(...otherLive(candidate.key));
@@ -88,7 +95,7 @@ export async function lookUp(ctx: IExecuteFunctions, toClaim: Candidate[], lock:
 	const held: HeldBack[] = [];
 	for (const item of heldBack) {
 		const { key, retryKey, resend } = item.candidate;
-		item.created = answers.has(createdMark(item.by === 'retry' ? retryKey : key));
+		item.created ||= answers.has(createdMark(item.by === 'retry' ? retryKey : key));
 		if (item.by === 'key') item.beingSent = beingSent(key);
 		if (item.by === 'retry' && resend && !item.created) {
 			// Resend, and the execution this one retries did not create it (or does not know): sent, unless another run is sending it now.

@@ -308,7 +308,8 @@ describe("the user's ways out", () => {
 		expect(errorOf(failed)?.description).toMatch(/paste retry:v3:[0-9a-f]{64} content:v2:[0-9a-f]{64} into this node's Options > Resend Keys/);
 		await nextSecond();
 		const retry = await run(parameters, six.slice(0, 3), retryOf(failed.run));
-		expect(outcomes(retry.items)).toEqual([`${heldBy}:created`, `${heldBy}:unknown`, 'Published']);
+		// The one the failed execution created is held as created by it (its id known), whatever the dates.
+		expect(outcomes(retry.items)).toEqual(['retry:created', `${heldBy}:unknown`, 'Published']);
 		return { failed, retry };
 	}
 
@@ -354,7 +355,7 @@ describe("the user's ways out", () => {
 		);
 		expect(forget.output('LBA')[0].json.forgotten).toBe(named);
 		const again = await run(fixed, six.slice(0, 3), retryOf(failed.run));
-		expect(outcomes(again.items)).toEqual(['held:created', 'Published', 'held:created']);
+		expect(outcomes(again.items)).toEqual(['retry:created', 'Published', 'held:created']);
 	});
 
 	it('Resend turned on, then Retry with the saved workflow: sends what the retried execution did not create, never what it created', async () => {
@@ -407,5 +408,25 @@ describe('honest advice with $now', () => {
 		const result = await run(parameters, [{ name: 'weekly', timestamp: '2026-12-01T08:00:00.000+07:00' }]);
 		expect(result.items[0].status).toBe('Published');
 		expect((result.run.data.resultData.runData.LBA[0].hints ?? []).filter((hint) => hint.message.includes('$now'))).toEqual([]);
+	});
+});
+
+describe('after a lock error: the Retry says what is true of what its execution sent', () => {
+	it('the campaigns of the wave whose outcome n8n could not record are held as created (each its campaignId), not as "being sent" by a run that ended; the rest sent once', async () => {
+		const eight = Array.from({ length: 8 }, (_, index) => ({ name: `lock-${index + 1}` }));
+		// Wave 1's claim succeeds; its settle, and wave 2's claim, are refused: a database that turned read-only.
+		store.nodeRowCallsBeforeFailure = 1;
+		const failed = await run(withNow, eight);
+		store.nodeRowCallsBeforeFailure = undefined;
+		expect(errorOf(failed)).toBeDefined();
+		const firstWave = await campaigns(context);
+		expect(firstWave.map(({ request }) => request.name)).toEqual(['lock-1', 'lock-2', 'lock-3', 'lock-4']);
+
+		await nextSecond();
+		const retried = await run(withNow, eight, retryOf(failed.run));
+		expect(errorOf(retried)).toBeUndefined();
+		expect(retried.items.slice(0, 4).map((item) => [item.earlierOutcome, item.campaignId])).toEqual(firstWave.map(({ campaignId }) => ['created', campaignId]));
+		expect(retried.items.slice(4).map((item) => item.status)).toEqual(Array(4).fill('Published'));
+		expect(await sentCounts()).toEqual(Array(8).fill(1));
 	});
 });
