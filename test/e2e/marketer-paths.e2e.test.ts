@@ -308,6 +308,11 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 			// (3) Then Retry this execution.
 			const retried = await steps.retry(LOCK.id, failed.executionId, true);
 			expect(retried.status).toBe('success');
+			// What is true of the first wave: created by the execution retried (each its campaign), not "being sent" by a run that ended.
+			const firstWave = (await steps.journal('lock')).filter((campaign) => names('lock', 4).includes(campaign.request.name as string));
+			const held = retried.output(LBA).slice(0, 4);
+			expect(held.map((item: Json) => item.earlierOutcome)).toEqual(['created', 'created', 'created', 'created']);
+			expect(held.map((item: Json) => item.campaignId).sort()).toEqual(firstWave.map((campaign) => campaign.campaignId).sort());
 			const followed = await followUnknownAdvice(LOCK.id, 'lock', retried.output(LBA));
 			const created = await steps.journal('lock');
 			figure.created = created.length;
