@@ -51,28 +51,44 @@ const TWO_CALLERS = (() => {
 	];
 	return { child: sub, parent: e2e.workflow('recCallers', 'Recomputed: two callers', nodes, e2e.chain('Start', 'Morning', SUB, 'Evening', `${SUB} again`)) };
 })();
-/** The parent stamps each row with $now (requestedAt, and the send window) and passes it to the child: a Retry stamps again. */
+/**
+ * The parent passes each row and $now (an unused requestedAt, and the send window) through Execute
+ * Workflow's Workflow Inputs; the child's trigger declares them. A Retry evaluates $now again.
+ */
 const STAMPED = (() => {
-	const sub = child('recStampChild', "$input.all().map((item) => item.json)", nowParameters({ startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' }));
-	const stamp = (id: string) =>
-		e2e.node(`${id}-stamp`, 'Stamp', 'n8n-nodes-base.set', 3.4, {
-			assignments: {
-				assignments: [
-					{ id: 'r', name: 'requestedAt', value: '={{ $now.toISO() }}', type: 'string' },
-					{ id: 's', name: 'startDate', value: '={{ $now.plus({ minutes: 5 }).toISO() }}', type: 'string' },
-					{ id: 'e', name: 'endDate', value: '={{ $now.plus({ days: 3 }).toISO() }}', type: 'string' },
-				],
-			},
-			includeOtherFields: true,
-			options: {},
-		});
-	const caller = (id: string, prefix: string, subSettings: Json = {}) =>
-		e2e.workflow(
+	const fields = ['name', 'requestedAt', 'startDate', 'endDate'];
+	const trigger = e2e.node('recStampChild-trigger', 'Called', 'n8n-nodes-base.executeWorkflowTrigger', 1.1, {
+		inputSource: 'workflowInputs',
+		workflowInputs: { values: fields.map((name) => ({ name, type: 'string' })) },
+	});
+	const sub = e2e.workflow(
+		'recStampChild',
+		'Recomputed: recStampChild',
+		[trigger, e2e.lbaNode('recStampChild-lba', LBA, nowParameters({ startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' }))],
+		e2e.chain('Called', LBA),
+	);
+	const inputs = {
+		mappingMode: 'defineBelow',
+		value: {
+			name: '={{ $json.name }}',
+			requestedAt: '={{ $now.toISO() }}',
+			startDate: '={{ $now.plus({ minutes: 5 }).toISO() }}',
+			endDate: '={{ $now.plus({ days: 3 }).toISO() }}',
+		},
+		matchingColumns: [],
+		schema: fields.map((id) => ({ id, displayName: id, required: false, defaultMatch: false, display: true, canBeUsedToMatch: true, type: 'string', removed: false })),
+		attemptToConvertTypes: false,
+		convertFieldsToString: true,
+	};
+	const caller = (id: string, prefix: string, subSettings: Json = {}) => {
+		const call = e2e.executeWorkflowNode(`${id}-sub`, SUB, 'recStampChild', subSettings);
+		return e2e.workflow(
 			id,
 			`Recomputed: ${id}`,
-			[e2e.manualTrigger(`${id}-start`), rowsNode(`${id}-rows`, rowsOf(prefix, 'ABCD')), stamp(id), e2e.executeWorkflowNode(`${id}-sub`, SUB, 'recStampChild', subSettings)],
-			e2e.chain('Start', CODE, 'Stamp', SUB),
+			[e2e.manualTrigger(`${id}-start`), rowsNode(`${id}-rows`, rowsOf(prefix, 'ABCD')), { ...call, parameters: { ...call.parameters, workflowInputs: inputs } }],
+			e2e.chain('Start', CODE, SUB),
 		);
+	};
 	return { child: sub, retried: caller('recStamp', 'stamp'), retryOnFail: caller('recStampTries', 'tries', { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }) };
 })();
 /** The child keeps the stores open by now ($now filter); store E opens between the first run and the Retry, listed first. */
@@ -168,7 +184,7 @@ e2e.describeE2E(`a Retry recognizes each campaign however the data before it was
 		expect(new Set(held.map((item: Json) => item.campaignId)).size).toBe(3);
 	});
 
-	test('the parent passes $now to the child (requestedAt and the send window, through Execute Workflow); the parent retried: 4 of 4', async () => {
+	test("the parent passes $now to the child through Execute Workflow's Workflow Inputs (an unused requestedAt, and the send window); the parent retried: 4 of 4", async () => {
 		const failed = await failAtRowC(STAMPED.retried.id, 'stamp');
 		await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on
 		const retried = await steps.retry(STAMPED.retried.id, failed.executionId);
@@ -176,7 +192,7 @@ e2e.describeE2E(`a Retry recognizes each campaign however the data before it was
 		expect(countsOf(await steps.journal('stamp'))).toEqual({ 'stamp-A': 1, 'stamp-B': 1, 'stamp-C': 1, 'stamp-D': 1 });
 	});
 
-	test('the parent passes $now to the child; Retry On Fail on the Execute Workflow node: 4 of 4', async () => {
+	test("the parent passes $now through Workflow Inputs; Retry On Fail on the Execute Workflow node: 4 of 4", async () => {
 		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
 		const result = await steps.run(STAMPED.retryOnFail.id);
 		await steps.clearFaults();
