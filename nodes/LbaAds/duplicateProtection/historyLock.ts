@@ -17,14 +17,19 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
  * - **Checking** (before every write to the history after the first, and once after the last)
  *   writes LOW again: a holder whose row was deleted meanwhile (a breaker, a late release, a
  *   Remove Duplicates "Clean Database") finds the row missing (the call inserted it), stops before
- *   writing and before sending, and deletes the row it just inserted.
+ *   writing and before sending, and deletes the row it just inserted. Where another process has
+ *   inserted it first (the insert fails on the primary key), that process holds it: the holder stops
+ *   and leaves it.
  * - **Breaking:** a row left behind (a holder killed while holding it, a release that failed) is
  *   deleted by a taker that has failed to insert for the lease (30 s, times 1 to 1.5 at random,
  *   so that takers that started together do not break together) without a pause of its own and
- *   without seeing the node's history change (a live holder writes it). No mark is written first,
- *   so no value is left that is not broken the same way; any number below OUR_MAX + BREAKER_STEPS
- *   is ours (the marks of the 0.2 lock included). A row above it, or kept in another mode, is
- *   another node's (Remove Duplicates with Scope Workflow): nothing is deleted, the run stops.
+ *   without seeing the node's history change (a live holder writes it). Before its last look the
+ *   taker marks the row with a number of its own (a random one below OUR_MAX), and deletes the row
+ *   only if it holds exactly that number after the look: a row another breaker deleted and took
+ *   meanwhile holds LOW or that breaker's mark, and is left to its holder. A mark left behind is
+ *   below OUR_MAX, so it is broken the same way; any number below OUR_MAX + BREAKER_STEPS is ours
+ *   (the marks of the 0.2 lock included). A row above it, or kept in another mode, is another
+ *   node's (Remove Duplicates with Scope Workflow): nothing is deleted, the run stops.
  *
  * What is assumed is in docs/duplicate-protection-design.md ("What is assumed, exactly").
  */
@@ -37,6 +42,14 @@ const OUR_MAX = LOW + 2 ** 50;
  * higher, so only BREAKER_STEPS + 1 breakers killed in a row at that step leave a row that is never broken.
  */
 const BREAKER_STEPS = 16;
+/**
+ * A taker about to break a row marks it first with a number of its own, drawn between these (above
+ * LOW and the 0.2 lock's marks, below OUR_MAX), or, when the row is already at or above its number
+ * for a whole look (a mark left behind), with TOP_MARK; at or above TOP_MARK, breakLeftOver's steps.
+ */
+const MARK_MIN = LOW + 2 ** 40;
+const TOP_MARK = OUR_MAX - 1;
+const ownMark = () => MARK_MIN + Math.floor(Math.random() * (TOP_MARK - 1 - MARK_MIN));
 const LOCK_OPTIONS: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 
 /** Exported so that tests can shorten them; the defaults hold for production. */
@@ -126,7 +139,10 @@ export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: He
 
 /** Whether the row is still there: a check inserts it where it was deleted, and then deletes it again (not ours to keep). */
 async function stillThere(ctx: IExecuteFunctions): Promise<boolean> {
-	if ((await lockCall(ctx, [LOW])) !== 'inserted') return true;
+	const answer = await lockCall(ctx, [LOW]);
+	// Deleted, and inserted by another process before this call's insert: that process holds it now.
+	if (answer === 'raced') return false;
+	if (answer !== 'inserted') return true;
 	await release(ctx);
 	return false;
 }
@@ -221,19 +237,48 @@ async function acquire(ctx: IExecuteFunctions): Promise<void> {
 			history = now;
 		}
 		if (Date.now() - failingSince >= leaseMs) {
-			// One more look, a moment later: a taker that broke the row just before this one has taken the
-			// lock and is writing its first entries now; this one must not delete that taker's fresh row.
-			await sleep(lockTiming.breakConfirmMs);
-			const now = await historySize(ctx);
-			lastAnswer = Date.now();
-			if (now !== history) {
+			// A look at the history a moment later: unchanged, or a live holder is writing it (the lease starts again).
+			const unchanged = async () => {
+				await sleep(lockTiming.breakConfirmMs);
+				const now = await historySize(ctx);
+				lastAnswer = Date.now();
+				const same = now === history;
 				history = now;
-				failingSince = lastAnswer;
-				continue;
+				if (!same) failingSince = lastAnswer;
+				return same;
+			};
+			// The row is marked with a number of this taker's own before the look, and deleted only if it
+			// still holds that number after it. A row inserted meanwhile (by a taker that broke it just
+			// before this one and holds it now) holds LOW, or another taker's mark: it is not deleted.
+			let mark = ownMark();
+			let answer = await lockCall(ctx, [LOW, mark]);
+			if (answer === 'inserted') return;
+			if (answer === 'raced' || !answer.has(mark)) {
+				// Taken meanwhile, or above the mark: another taker's mark (it breaks the row within its look),
+				// a mark left behind, or a row a breaker of the steps below, or another node, left.
+				if (answer === 'raced' || !(await unchanged())) {
+					failingSince = lastAnswer = Date.now();
+					continue;
+				}
+				mark = TOP_MARK;
+				answer = await lockCall(ctx, [LOW, TOP_MARK]);
+				if (answer === 'inserted') return;
+				if (answer === 'raced' || !answer.has(TOP_MARK)) {
+					// Taken meanwhile; or at TOP_MARK or above: a breaker of the steps below, or another node, left it.
+					if (answer !== 'raced') await breakLeftOver(ctx);
+					failingSince = lastAnswer = Date.now();
+					continue;
+				}
 			}
-			await breakLeftOver(ctx);
-			lastAnswer = Date.now();
-			failingSince = lastAnswer;
+			if (!(await unchanged())) continue;
+			// Still this taker's mark, exactly (not below it, nor above it): then, and only then, deleted.
+			answer = await lockCall(ctx, [LOW, mark, mark + 1]);
+			if (answer === 'inserted') return;
+			const exactly = answer !== 'raced' && !answer.has(mark) && answer.has(mark + 1);
+			if (exactly) await release(ctx);
+			// Broken, or taken by another: the lease starts again. Below the mark (a row inserted since, or a
+			// write-back of what another call read before the mark) or above it (another taker's): one more round.
+			if (exactly || answer === 'raced') failingSince = lastAnswer = Date.now();
 			continue;
 		}
 		if (Date.now() - started > lockTiming.giveUpAfterMs) throw notTaken(ctx);
@@ -246,6 +291,8 @@ async function breakLeftOver(ctx: IExecuteFunctions): Promise<void> {
 	for (let step = 0; step <= BREAKER_STEPS; step++) {
 		// New only above the row (so the row is ours), and then written into it; missing meanwhile: inserted.
 		const added = await lockCall(ctx, [LOW, OUR_MAX + step]);
+		// The row was deleted and another process has just inserted it: a fresh holder's row, not to be broken.
+		if (added === 'raced') return;
 		if (added === 'inserted' || added.has(OUR_MAX + step)) {
 			await release(ctx);
 			return;
@@ -254,8 +301,11 @@ async function breakLeftOver(ctx: IExecuteFunctions): Promise<void> {
 	throw foreignRow(ctx);
 }
 
-/** Writes `values` to the lock row: 'inserted' when the call created the row, else the values that were above it. */
-async function lockCall(ctx: IExecuteFunctions, values: number[]): Promise<'inserted' | Set<number>> {
+/**
+ * Writes `values` to the lock row: 'inserted' when the call created the row; 'raced' when the row was
+ * missing but another process inserted it first (it holds the lock); else the values that were above it.
+ */
+async function lockCall(ctx: IExecuteFunctions, values: number[]): Promise<'inserted' | 'raced' | Set<number>> {
 	try {
 		const { new: added } = await ctx.helpers.checkProcessedAndRecord(values, 'workflow', LOCK_OPTIONS);
 		const numbers = new Set(added.map(Number));
@@ -264,7 +314,7 @@ async function lockCall(ctx: IExecuteFunctions, values: number[]): Promise<'inse
 	} catch (error) {
 		const message = String((error as Error).message ?? error);
 		// Another process inserted the row between this call's read and its insert: it holds the lock.
-		if (/unique constraint|duplicate key/i.test(message)) return new Set();
+		if (/unique constraint|duplicate key/i.test(message)) return 'raced';
 		if (/incompatible setting/i.test(message)) throw foreignRow(ctx);
 		throw new NodeOperationError(ctx.getNode(), error as Error);
 	}
