@@ -105,23 +105,8 @@ e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersio
 		await rest.waitForExecution(executionId);
 		return rest.getExecutionRun(executionId);
 	}
-	/** Pick `label` in the options parameter `name` of the open panel. */
-	async function choose(name: string, label: string): Promise<void> {
-		await e2e.parameterInput(page, name).scrollIntoViewIfNeeded();
-		await e2e.openOptions(page, name);
-		await page.locator('[data-test-id="parameter-input-item"]:visible').filter({ hasText: label }).first().click();
-		await expect(e2e.parameterInput(page, name).locator('input').first().inputValue()).resolves.toBe(label);
-	}
-	/** The panel's Execute step: resolves with its execution, once the editor shows it done. */
-	async function executeStep(): Promise<e2e.ExecutionRun> {
-		const [response] = await Promise.all([
-			page.waitForResponse((r) => /\/rest\/workflows\/[^/]+\/run$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST', { timeout: 60_000 }),
-			page.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]').click(),
-		]);
-		const { data } = (await response.json()) as Json;
-		await rest.waitForExecution(data.executionId);
-		return rest.getExecutionRun(data.executionId);
-	}
+	const choose = (name: string, label: string) => e2e.chooseOption(page, name, label);
+	const executeStep = () => e2e.executeStepInPanel(page, rest);
 	/**
 	 * Save (Ctrl+S; n8n 2.x may have autosaved already) and wait until REST holds a version saved by the
 	 * editor (not `versionBefore`, the imported one) whose node is what `done` wants.

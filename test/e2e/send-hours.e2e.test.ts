@@ -75,23 +75,8 @@ e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8
 		await input.blur();
 		await expect(input.inputValue()).resolves.toBe(text);
 	}
-	async function choose(name: string, label: string): Promise<void> {
-		await e2e.parameterInput(page, name).scrollIntoViewIfNeeded();
-		await e2e.openOptions(page, name);
-		await page.locator('[data-test-id="parameter-input-item"]:visible').filter({ hasText: label }).first().click();
-		await expect(e2e.parameterInput(page, name).locator('input').first().inputValue()).resolves.toBe(label);
-	}
-	async function executeStep(): Promise<e2e.ExecutionRun> {
-		const button = page.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]');
-		const [response] = await Promise.all([
-			page.waitForResponse((r) => /\/rest\/workflows\/[^/]+\/run$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST', { timeout: 60_000 }),
-			button.click(),
-		]);
-		const { data } = (await response.json()) as Json;
-		await rest.waitForExecution(data.executionId);
-		await button.filter({ hasText: 'Execute step' }).waitFor({ timeout: 30_000 });
-		return rest.getExecutionRun(data.executionId);
-	}
+	const choose = (name: string, label: string) => e2e.chooseOption(page, name, label);
+	const executeStep = () => e2e.executeStepInPanel(page, rest);
 	/** Ctrl+S, then REST holds the node's channels with these Send From / Send Until (the editor has them: a lasting state). */
 	async function saveWithDates(dates: Array<[string, string]>): Promise<void> {
 		await page.keyboard.press('ControlOrMeta+s');

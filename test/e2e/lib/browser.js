@@ -244,6 +244,31 @@ async function runWorkflowFromEditor(page, { expectNodes = [], timeoutMs = 60000
 	return { request: JSON.parse(response.request().postData() || '{}'), executionId: body.data && body.data.executionId };
 }
 
+/** Pick `label` in the options parameter `name` of the open panel; resolves once the field shows it. */
+async function chooseOption(page, name, label) {
+	await parameterInput(page, name).scrollIntoViewIfNeeded();
+	await openOptions(page, name);
+	await page.locator('[data-test-id="parameter-input-item"]:visible').filter({ hasText: label }).first().click();
+	const shown = await parameterInput(page, name).locator('input').first().inputValue();
+	if (shown !== label) throw new Error(`${name} shows "${shown}" after choosing "${label}"`);
+}
+
+/**
+ * The open panel's "Execute step": resolves with its execution once n8n has finished it and the
+ * button is back from its spinner (lasting states, not a toast).
+ */
+async function executeStepInPanel(page, rest, { timeoutMs = 60000 } = {}) {
+	const button = page.locator('[data-test-id="ndv"] [data-test-id="node-execute-button"]');
+	const [response] = await Promise.all([
+		page.waitForResponse((r) => /\/rest\/workflows\/[^/]+\/run$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST', { timeout: timeoutMs }),
+		button.click(),
+	]);
+	const { data } = await response.json();
+	await rest.waitForExecution(data.executionId, { timeoutMs });
+	await button.filter({ hasText: 'Execute step' }).waitFor({ timeout: timeoutMs });
+	return rest.getExecutionRun(data.executionId);
+}
+
 module.exports = {
 	CHROMIUM,
 	UI_TIMEOUT,
@@ -264,4 +289,6 @@ module.exports = {
 	closeNodePanel,
 	saveNewCredential,
 	runWorkflowFromEditor,
+	chooseOption,
+	executeStepInPanel,
 };

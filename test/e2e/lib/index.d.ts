@@ -193,6 +193,10 @@ export declare function closeOptions(page: Page): Promise<void>;
 export declare function closeNodePanel(page: Page): Promise<void>;
 export declare const UI_TIMEOUT: number;
 export declare function saveNewCredential(page: Page, dialog: Locator): Promise<any>;
+/** Pick `label` in the options parameter `name` of the open panel; resolves once the field shows it. */
+export declare function chooseOption(page: Page, name: string, label: string): Promise<void>;
+/** The open panel's "Execute step": its execution once finished and the button back from its spinner. */
+export declare function executeStepInPanel(page: Page, rest: N8nRest, options?: { timeoutMs?: number }): Promise<ExecutionRun>;
 export declare function runWorkflowFromEditor(
 	page: Page,
 	opts?: { expectNodes?: string[]; timeoutMs?: number },
