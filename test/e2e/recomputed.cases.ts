@@ -1,0 +1,261 @@
+// The cases of issue 51 where the data before the LBA node is computed again in a sub-workflow,
+// shared by the regular-mode suite (test/e2e/recomputed.e2e.test.ts, the editor's Execute workflow)
+// and the queue-mode suite (test/queue/queue-mode.queue.test.ts, each parent a production execution
+// on a worker, its Retry on any worker). A parent Retry, or Retry On Fail on an Execute Workflow
+// node, runs the sub-workflow as a new execution: its Code nodes run again, its rows may have changed
+// (here: the child edited and published, as when its sheet changed), nodes may be inserted or
+// renamed. Each case counts campaigns per name in the sandbox's journal: a campaign created twice or
+// never fails, even where the totals agree. Each failed on the lineage identity (retry:v2) this
+// replaces.
+import * as e2e from './lib';
+
+type Json = Record<string, any>;
+
+const LBA = 'Create campaigns';
+const CODE = 'Rows';
+const SUB = 'Run sub-workflow';
+/** Dates that move with the clock: every evaluation, a Retry's too, gives later ones. */
+const nowParameters = (channel: Json = {}) =>
+	e2e.createCampaignParameters({ name: '={{ $json.name }}', channels: { channel: [e2e.channel({ ...e2e.NOW_DATES, ...channel })] }, options: { concurrency: 1 } });
+
+/** A Code node returning `rows` (JavaScript that evaluates to an array of objects), without pairedItem. */
+const rowsNode = (id: string, rows: string, name = CODE) =>
+	e2e.node(id, name, 'n8n-nodes-base.code', 2, { jsCode: `return (${rows}).map((json) => ({ json }));` });
+
+function child(id: string, rows: string, lbaParameters: Json) {
+	const nodes = [e2e.executeWorkflowTrigger(`${id}-trigger`), rowsNode(`${id}-rows`, rows), e2e.lbaNode(`${id}-lba`, LBA, lbaParameters)];
+	return e2e.workflow(id, `Recomputed: ${id}`, nodes, e2e.chain('Called', CODE, LBA));
+}
+function parent(id: string, childId: string, subSettings: Json = {}) {
+	const nodes = [e2e.manualTrigger(`${id}-start`), e2e.executeWorkflowNode(`${id}-sub`, SUB, childId, subSettings)];
+	return e2e.workflow(id, `Recomputed: ${id}`, nodes, e2e.chain('Start', SUB));
+}
+
+const rowsOf = (prefix: string, letters: string) => JSON.stringify(letters.split('').map((letter) => ({ name: `${prefix}-${letter}` })));
+/** Two campaigns per store, morning and evening, their start from DateTime.now() (the Code node's own clock). */
+const twoPerStore = (prefix: string) =>
+	`['A', 'B'].flatMap((store) => ['morning', 'evening'].map((slot) => ({ name: '${prefix}-' + store, slot, startDate: DateTime.now().plus({ hours: slot === 'evening' ? 10 : 1 }).toISO() })))`;
+
+const CHANGED = { child: child('recChangedChild', rowsOf('changed', 'ABCD'), nowParameters()), parent: parent('recChanged', 'recChangedChild') };
+const EDITED = { child: child('recEditedChild', rowsOf('edited', 'ABCD'), nowParameters()), parent: parent('recEdited', 'recEditedChild') };
+const TWO_PER_STORE = {
+	child: child('recTwoChild', twoPerStore('two'), nowParameters({ startDate: '={{ $json.startDate }}', endDate: "={{ DateTime.fromISO($json.startDate).plus({ days: 2 }) }}" })),
+	parent: parent('recTwo', 'recTwoChild', { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }),
+};
+const TWO_CALLERS = (() => {
+	const sub = child('recCallersChild', "[{ name: 'callers-' + $('Called').first().json.session }]", nowParameters());
+	const nodes = [
+		e2e.manualTrigger('recCallers-start'),
+		e2e.node('recCallers-morning', 'Morning', 'n8n-nodes-base.set', 3.4, { assignments: { assignments: [{ id: 'm', name: 'session', value: 'morning', type: 'string' }] }, options: {} }),
+		e2e.executeWorkflowNode('recCallers-sub', SUB, 'recCallersChild'),
+		e2e.node('recCallers-evening', 'Evening', 'n8n-nodes-base.set', 3.4, { assignments: { assignments: [{ id: 'e', name: 'session', value: 'evening', type: 'string' }] }, options: {} }),
+		e2e.executeWorkflowNode('recCallers-sub2', `${SUB} again`, 'recCallersChild'),
+	];
+	return { child: sub, parent: e2e.workflow('recCallers', 'Recomputed: two callers', nodes, e2e.chain('Start', 'Morning', SUB, 'Evening', `${SUB} again`)) };
+})();
+/**
+ * The parent passes each row and $now (an unused requestedAt, and the send window) through Execute
+ * Workflow's Workflow Inputs; the child's trigger declares them. A Retry evaluates $now again.
+ */
+const STAMPED = (() => {
+	const fields = ['name', 'requestedAt', 'startDate', 'endDate'];
+	const trigger = e2e.node('recStampChild-trigger', 'Called', 'n8n-nodes-base.executeWorkflowTrigger', 1.1, {
+		inputSource: 'workflowInputs',
+		workflowInputs: { values: fields.map((name) => ({ name, type: 'string' })) },
+	});
+	const sub = e2e.workflow(
+		'recStampChild',
+		'Recomputed: recStampChild',
+		[trigger, e2e.lbaNode('recStampChild-lba', LBA, nowParameters({ startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' }))],
+		e2e.chain('Called', LBA),
+	);
+	const inputs = {
+		mappingMode: 'defineBelow',
+		value: {
+			name: '={{ $json.name }}',
+			requestedAt: '={{ $now.toISO() }}',
+			startDate: '={{ $now.plus({ minutes: 5 }).toISO() }}',
+			endDate: '={{ $now.plus({ days: 3 }).toISO() }}',
+		},
+		matchingColumns: [],
+		schema: fields.map((id) => ({ id, displayName: id, required: false, defaultMatch: false, display: true, canBeUsedToMatch: true, type: 'string', removed: false })),
+		attemptToConvertTypes: false,
+		convertFieldsToString: true,
+	};
+	const caller = (id: string, prefix: string, subSettings: Json = {}) => {
+		const call = e2e.executeWorkflowNode(`${id}-sub`, SUB, 'recStampChild', subSettings);
+		return e2e.workflow(
+			id,
+			`Recomputed: ${id}`,
+			[e2e.manualTrigger(`${id}-start`), rowsNode(`${id}-rows`, rowsOf(prefix, 'ABCD')), { ...call, parameters: { ...call.parameters, workflowInputs: inputs } }],
+			e2e.chain('Start', CODE, SUB),
+		);
+	};
+	return { child: sub, retried: caller('recStamp', 'stamp'), retryOnFail: caller('recStampTries', 'tries', { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }) };
+})();
+/** The child keeps the stores open by now ($now filter); store E opens between the first run and the Retry, listed first. */
+const FILTERED = {
+	child: e2e.workflow(
+		'recFilterChild',
+		'Recomputed: recFilterChild',
+		[e2e.executeWorkflowTrigger('recFilterChild-trigger'), rowsNode('recFilterChild-rows', '[]'), e2e.lbaNode('recFilterChild-lba', LBA, nowParameters())],
+		e2e.chain('Called', CODE, LBA),
+	),
+	parent: parent('recFilter', 'recFilterChild'),
+};
+/** Fixed rows, $now dates: the parent of the GET /lba/locations failure during a Retry. */
+const LIST_DOWN = { child: child('recListChild', rowsOf('list', 'ABCD'), nowParameters()), parent: parent('recList', 'recListChild') };
+const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN]
+	.flatMap(({ child: c, parent: p }) => [c, p])
+	.concat([STAMPED.child, STAMPED.retried, STAMPED.retryOnFail]);
+export const WORKFLOWS = ALL;
+/** The children, published (n8n 2.x runs a sub-workflow's published version; 1.x has no publishing). */
+export const PUBLISHED = e2e.n8nVersion().startsWith('1.') ? [] : WORKFLOWS.filter((each) => /Child$/.test(each.id)).map((each) => each.id);
+/** The parents: the workflows a user runs (queue mode: through a webhook, as production executions). */
+export const PARENTS = WORKFLOWS.filter((each) => !/Child$/.test(each.id));
+
+/** Campaigns per name (and per slot where the name repeats), from the journal. */
+function countsOf(campaigns: e2e.JournalCampaign[], key = (c: e2e.JournalCampaign) => c.request.name as string) {
+	const counts: Record<string, number> = {};
+	for (const campaign of campaigns) counts[key(campaign)] = (counts[key(campaign)] ?? 0) + 1;
+	return counts;
+}
+
+/** Where the cases run: the suite's user steps, how it runs a parent, and how it publishes a child. */
+export interface Deployment {
+	steps: e2e.UserSteps;
+	/** Runs parent `id` as its users do, once finished (regular mode: Execute workflow; queue mode: its webhook). */
+	runParent(id: string): Promise<e2e.FinishedExecution>;
+	/** Publishes child `id` again after a save (nothing on n8n 1.x). */
+	publish(id: string): Promise<void>;
+}
+
+/** Row C is refused (503): A and B created, the parent's execution fails. */
+async function failAtRowC({ steps, runParent }: Deployment, parentId: string, prefix: string) {
+	await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+	const failed = await runParent(parentId);
+	await steps.clearFaults();
+	expect(failed.status).toBe('error');
+	expect(countsOf(await steps.journal(prefix))).toEqual({ [`${prefix}-A`]: 1, [`${prefix}-B`]: 1 });
+	return failed;
+}
+/** The child saved with `change` and published (2.x runs a sub-workflow's published version), then the parent retried a second later. */
+async function changeChildThenRetry({ steps, publish }: Deployment, workflows: typeof CHANGED, failed: e2e.FinishedExecution, change: Parameters<e2e.UserSteps['saveWorkflow']>[1]) {
+	await steps.saveWorkflow(workflows.child.id, change);
+	await publish(workflows.child.id);
+	await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on
+	const retried = await steps.retry(workflows.parent.id, failed.executionId);
+	expect(retried.status).toBe('success');
+	return retried;
+}
+
+/** Each case: its title, and what it does on a deployment. */
+export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promise<void>]> = [
+	[
+		"the child's rows changed before the parent Retry (A marked sent and gone, a new row on top, the rest reversed): each campaign once, the new row sent",
+		async (deployment) => {
+			const { steps } = deployment;
+			const failed = await failAtRowC(deployment, CHANGED.parent.id, 'changed');
+			const retried = await changeChildThenRetry(deployment, CHANGED, failed, ({ nodes, connections }) => ({
+				nodes: nodes.map((node) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${rowsOf('changed', 'NDCB')}).map((json) => ({ json }));` } } : node)),
+				connections,
+			}));
+			expect(countsOf(await steps.journal('changed'))).toEqual({ 'changed-A': 1, 'changed-B': 1, 'changed-C': 1, 'changed-D': 1, 'changed-N': 1 });
+			const [n, d, c, b] = retried.output(SUB);
+			expect([n.status, d.status, c.status]).toEqual(['Published', 'Published', 'Published']);
+			expect(b).toMatchObject({ skipped: true, earlierOutcome: 'created', campaignId: (await steps.journal('changed')).find((each) => each.request.name === 'changed-B')!.campaignId });
+		},
+	],
+	[
+		"a node inserted before the LBA node and the child's trigger renamed, then the parent Retry: A and B held, C and D sent once",
+		async (deployment) => {
+			const { steps } = deployment;
+			const failed = await failAtRowC(deployment, EDITED.parent.id, 'edited');
+			const retried = await changeChildThenRetry(deployment, EDITED, failed, ({ nodes }) => {
+				const renamed = nodes.map((node) => (node.name === 'Called' ? { ...node, name: 'When called' } : node));
+				const tag = e2e.node('recEdited-tag', 'Tag', 'n8n-nodes-base.set', 3.4, { assignments: { assignments: [{ id: 't', name: 'tag', value: 'x', type: 'string' }] }, includeOtherFields: true, options: {} });
+				return { nodes: [...renamed, tag], connections: e2e.chain('When called', CODE, 'Tag', LBA) };
+			});
+			expect(countsOf(await steps.journal('edited'))).toEqual({ 'edited-A': 1, 'edited-B': 1, 'edited-C': 1, 'edited-D': 1 });
+			expect(retried.output(SUB).map((item: Json) => item.status ?? item.earlierOutcome)).toEqual(['created', 'created', 'Published', 'Published']);
+		},
+	],
+	[
+		'a Code node builds two campaigns per store with DateTime.now() times (no pairedItem); Retry On Fail on the Execute Workflow node: 4 of 4, each hold on its own campaign',
+		async ({ steps, runParent }) => {
+			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
+			const result = await runParent(TWO_PER_STORE.parent.id);
+			await steps.clearFaults();
+			expect(result.status).toBe('success');
+			const created = await steps.journal('two');
+			expect(countsOf(created)).toEqual({ 'two-A': 2, 'two-B': 2 });
+			const items = result.output(SUB);
+			// The last try: three held (each naming the campaign it was created as), one sent.
+			const held = items.filter((item: Json) => item.skipped);
+			expect(held.map((item: Json) => item.earlierOutcome)).toEqual(['created', 'created', 'created']);
+			for (const item of held) expect(created.map((c) => c.campaignId)).toContain(item.campaignId);
+			expect(new Set(held.map((item: Json) => item.campaignId)).size).toBe(3);
+		},
+	],
+	[
+		"the parent passes $now to the child through Execute Workflow's Workflow Inputs (an unused requestedAt, and the send window); the parent retried: 4 of 4",
+		async (deployment) => {
+			const { steps } = deployment;
+			const failed = await failAtRowC(deployment, STAMPED.retried.id, 'stamp');
+			await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on
+			const retried = await steps.retry(STAMPED.retried.id, failed.executionId);
+			expect(retried.status).toBe('success');
+			expect(countsOf(await steps.journal('stamp'))).toEqual({ 'stamp-A': 1, 'stamp-B': 1, 'stamp-C': 1, 'stamp-D': 1 });
+		},
+	],
+	[
+		"the parent passes $now through Workflow Inputs; Retry On Fail on the Execute Workflow node: 4 of 4",
+		async ({ steps, runParent }) => {
+			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+			const result = await runParent(STAMPED.retryOnFail.id);
+			await steps.clearFaults();
+			expect(result.status).toBe('success');
+			expect(countsOf(await steps.journal('tries'))).toEqual({ 'tries-A': 1, 'tries-B': 1, 'tries-C': 1, 'tries-D': 1 });
+		},
+	],
+	[
+		'the child keeps the stores open by $now, and one more (listed first) opens before the parent Retry: 5 of 5, none twice',
+		async (deployment) => {
+			const { steps, publish } = deployment;
+			const opensAt = new Date(Date.now() + 8_000).toISOString();
+			const stores = `[{ name: 'filter-E', opensAt: '${opensAt}' }, ...['A', 'B', 'C', 'D'].map((letter) => ({ name: 'filter-' + letter, opensAt: '2020-01-01T00:00:00Z' }))].filter((store) => DateTime.fromISO(store.opensAt) <= $now)`;
+			await steps.setNode(FILTERED.child.id, CODE, (node: Json) => ({ ...node, parameters: { jsCode: `return (${stores}).map((json) => ({ json }));` } }));
+			await publish(FILTERED.child.id);
+			const failed = await failAtRowC(deployment, FILTERED.parent.id, 'filter');
+			while (Date.now() < Date.parse(opensAt) + 500) await new Promise((resolve) => setTimeout(resolve, 200));
+			const retried = await steps.retry(FILTERED.parent.id, failed.executionId);
+			expect(retried.status).toBe('success');
+			expect(countsOf(await steps.journal('filter'))).toEqual({ 'filter-A': 1, 'filter-B': 1, 'filter-C': 1, 'filter-D': 1, 'filter-E': 1 });
+		},
+	],
+	[
+		'GET /lba/locations fails (500) during the parent Retry; its advice followed ("In a moment, Retry this execution"): 4 of 4 with $now dates',
+		async (deployment) => {
+			const { steps } = deployment;
+			const failed = await failAtRowC(deployment, LIST_DOWN.parent.id, 'list');
+			await steps.fault({ method: 'GET', path: '/lba/locations', status: 500, times: 4 });
+			const retried = await steps.retry(LIST_DOWN.parent.id, failed.executionId);
+			await steps.clearFaults();
+			expect(retried.status).toBe('error');
+			expect(String((retried.error as Json)?.description ?? '')).toContain('In a moment, Retry this execution (Executions > Retry)');
+			expect(countsOf(await steps.journal('list'))).toEqual({ 'list-A': 1, 'list-B': 1 });
+			await new Promise((resolve) => setTimeout(resolve, 1100)); // "in a moment"; $now moves on
+			const again = await steps.retry(LIST_DOWN.parent.id, retried.executionId);
+			expect(again.status).toBe('success');
+			expect(countsOf(await steps.journal('list'))).toEqual({ 'list-A': 1, 'list-B': 1, 'list-C': 1, 'list-D': 1 });
+		},
+	],
+	[
+		"one sub-workflow called by two Execute Workflow nodes (morning, evening): the page's advice (the caller's session in the Campaign Name) sends both",
+		async ({ steps, runParent }) => {
+			const result = await runParent(TWO_CALLERS.parent.id);
+			expect(result.status).toBe('success');
+			expect(countsOf(await steps.journal('callers'))).toEqual({ 'callers-morning': 1, 'callers-evening': 1 });
+		},
+	],
+];
