@@ -50,7 +50,95 @@ const SLOW = e2e.campaignWorkflow('insSlow', 'Instructions: timeout', e2e.namedI
 const ON_PURPOSE = e2e.campaignWorkflow('insAgain', 'Instructions: again on purpose', e2e.namedItems('again', 2), { lbaParameters: e2e.createCampaignParameters() });
 const ORIGINAL = e2e.campaignWorkflow('insOriginal', 'Instructions: original', e2e.namedItems('copy', 3), { lbaParameters: e2e.createCampaignParameters() });
 const NO_ENDPOINT = e2e.campaignWorkflow('insEndpoint', 'Instructions: no endpoint', e2e.namedItems('endpoint', 1), { lbaParameters: parameters() });
-const WORKFLOWS = [FIX_IN_PANEL, KEY_MISSING, MAX_SMS, MAX_CAMPAIGNS, WINDOW_OVER, NO_PLACES, UNKNOWN_PLACE, PREVIEW, BAD_ZONE, BUSY, SLOW, ON_PURPOSE, ORIGINAL, NO_ENDPOINT];
+/** The OAuth2 credential (client credentials against the suite's sandbox), with a secret of the test's choosing. */
+const OAUTH2 = { id: 'insOAuth2', name: 'LBA sandbox (OAuth2)' };
+const oauth2Credential = (sandboxUrl: string, clientSecret: string) => ({
+	...OAUTH2,
+	type: 'lbaAdsOAuth2Api',
+	data: { baseUrl: sandboxUrl, clientId: 'lba-sandbox-client', clientSecret, grantType: 'clientCredentials', accessTokenUrl: `${sandboxUrl}/oauth/token`, scope: '', authQueryParameters: '', authentication: 'header' },
+});
+const WRONG_SECRET = e2e.campaignWorkflow('insOAuth', 'Instructions: OAuth2 secret', e2e.namedItems('oauth', 2), {
+	lbaParameters: parameters({ authentication: 'oAuth2' }),
+	lbaSettings: { credentials: { lbaAdsOAuth2Api: OAUTH2 } },
+});
+/** A Code node emitting `count` items named `<prefix>-1` … (10,001 items do not fit a test's JSON). */
+const countedItems = (id: string, prefix: string, count: number) =>
+	e2e.node(id, 'Campaigns to send', 'n8n-nodes-base.code', 2, { jsCode: `return Array.from({ length: ${count} }, (_, index) => ({ json: { name: '${prefix}-' + (index + 1) } }));` });
+const TOO_MANY = e2e.workflow(
+	'insTooMany',
+	'Instructions: 10,001 items',
+	[e2e.manualTrigger('insTooMany-start'), countedItems('insTooMany-code', 'many', 10_001), e2e.lbaNode('insTooMany-lba', LBA, parameters())],
+	e2e.chain('Start', 'Campaigns to send', LBA),
+);
+/** The advice followed: the Create node in a sub-workflow, started once per part (Loop Over Items, Execute Workflow). */
+const PART = e2e.workflow('insPart', 'Instructions: one part', [e2e.executeWorkflowTrigger('insPart-called'), e2e.lbaNode('insPart-lba', LBA, parameters())], e2e.chain('Called', LBA));
+const PARTS_LOOP = e2e.node('insParts-loop', 'Parts', 'n8n-nodes-base.splitInBatches', 3, { batchSize: 3, options: {} });
+const PARTS = e2e.workflow(
+	'insParts',
+	'Instructions: one execution per part',
+	[e2e.manualTrigger('insParts-start'), countedItems('insParts-code', 'part', 5), PARTS_LOOP, e2e.executeWorkflowNode('insParts-call', 'One execution per part', PART.id)],
+	e2e.connect(e2e.connect(e2e.chain('Start', 'Campaigns to send', 'Parts'), 'Parts', 'One execution per part', 1), 'One execution per part', 'Parts'),
+);
+/** Dates as the page writes them for "once a day": from $today at fixed hours. */
+const ONCE_A_DAY = e2e.campaignWorkflow('insToday', 'Instructions: once a day', e2e.namedItems('today', 2), {
+	lbaParameters: parameters({}, { startDate: '={{ $today.plus({ days: 1 }).set({ hour: 9 }) }}', endDate: '={{ $today.plus({ days: 2 }).set({ hour: 18 }) }}' }),
+});
+/** Campaign Input JSON given the item's list of campaigns. */
+const CAMPAIGN_LIST = e2e.workflow(
+	'insJsonList',
+	'Instructions: a list in Campaign (JSON)',
+	[
+		e2e.manualTrigger('insJsonList-start'),
+		e2e.node('insJsonList-code', 'Campaigns to send', 'n8n-nodes-base.code', 2, {
+			jsCode: `const channel = { sender: 'LBADEMO', locationId: 3273, smsQty: 100, message: 'Promo!', startDate: $now.plus({ minutes: 5 }).toISO(), endDate: $now.plus({ days: 3 }).toISO(), telcoId: 'tsel' };
+return [{ json: { campaigns: ['list-1', 'list-2'].map((name) => ({ name, description: 'e2e', categoryId: 10, channels: [channel] })) } }];`,
+		}),
+		e2e.lbaNode('insJsonList-lba', LBA, e2e.createCampaignParameters({ campaignInput: 'json', campaignJson: '={{ $json.campaigns }}' })),
+	],
+	e2e.chain('Start', 'Campaigns to send', LBA),
+);
+/** A workflow in WIB whose channel is in Makassar (WITA), dates without an offset. */
+const OTHER_ZONE = e2e.campaignWorkflow('insLocal', "Instructions: recipients' local time", e2e.namedItems('local', 1), {
+	lbaParameters: parameters({}, { locationId: 7371, startDate: "={{ $now.plus({ days: 1 }).toFormat('yyyy-MM-dd 09:00') }}", endDate: "={{ $now.plus({ days: 1 }).toFormat('yyyy-MM-dd 18:00') }}" }),
+});
+OTHER_ZONE.settings = { ...OTHER_ZONE.settings, timezone: 'Asia/Jakarta' };
+/** The campaign the marketer wanted from Custom API Call: its request body, with $now dates. */
+const CUSTOM_CALL = e2e.workflow(
+	'insCustomCall',
+	'Instructions: Custom API Call',
+	[
+		e2e.manualTrigger('insCustomCall-start'),
+		e2e.node('insCustomCall-code', 'Campaigns to send', 'n8n-nodes-base.code', 2, {
+			jsCode: `return [{ json: { name: 'http-1', description: 'e2e', categoryId: 10, channels: [{ sender: 'LBADEMO', locationId: 3273, smsQty: 100, message: 'Promo!', startDate: $now.plus({ minutes: 5 }).toISO(), endDate: $now.plus({ days: 3 }).toISO(), telcoId: 'tsel' }] } }];`,
+		}),
+		e2e.lbaNode('insCustomCall-lba', 'LBA Ads', { resource: '__CUSTOM_API_CALL__', operation: '__CUSTOM_API_CALL__' }),
+	],
+	e2e.chain('Start', 'Campaigns to send', 'LBA Ads'),
+);
+const WORKFLOWS = [
+	FIX_IN_PANEL,
+	KEY_MISSING,
+	MAX_SMS,
+	MAX_CAMPAIGNS,
+	WINDOW_OVER,
+	NO_PLACES,
+	UNKNOWN_PLACE,
+	PREVIEW,
+	BAD_ZONE,
+	BUSY,
+	SLOW,
+	ON_PURPOSE,
+	ORIGINAL,
+	NO_ENDPOINT,
+	WRONG_SECRET,
+	TOO_MANY,
+	PART,
+	PARTS,
+	ONCE_A_DAY,
+	CAMPAIGN_LIST,
+	OTHER_ZONE,
+	CUSTOM_CALL,
+];
 
 function countsOf(campaigns: e2e.JournalCampaign[]): Record<string, number> {
 	const counts: Record<string, number> = {};
@@ -64,7 +152,8 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	let steps: e2e.UserSteps;
 
 	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('instructions', { workflows: WORKFLOWS, shared: true });
+		// The OAuth2 credential starts with a wrong secret: the first journey's mistake.
+		setup = await e2e.startLbaN8n('instructions', { workflows: WORKFLOWS, shared: true, credentials: (sandboxUrl) => [oauth2Credential(sandboxUrl, 'a-wrong-secret')] });
 		steps = e2e.userSteps(setup);
 	}, 15 * 60 * 1000);
 	afterAll(async () => {
@@ -259,5 +348,106 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 		await setLba(PREVIEW.id, (p) => ({ ...p, runMode: 'publish' }));
 		expect((await steps.run(PREVIEW.id)).status).toBe('success');
 		expect(countsOf(await steps.journal('preview'))).toEqual(once('preview', 1));
+	});
+
+	test('OAuth2 with a wrong Client Secret: "Check the Client ID and Client Secret in the LBA Ads OAuth2 credential" (the secret fixed there), run again: 2 campaigns, each once', async () => {
+		const before = Date.now();
+		const { message, advice } = await refused(WRONG_SECRET.id, 'oauth');
+		expect(message).toBe(
+			'The LBA service refused the OAuth2 client credentials: Unknown client or wrong secret.; the campaign was not created (nothing is sent before Location IDs are checked)',
+		);
+		expect(advice).toBe('Nothing was sent to GET /lba/locations. Check the Client ID and Client Secret in the LBA Ads OAuth2 credential.');
+		// Only the token request reached the sandbox: no list, no campaign.
+		const sent = (await steps.requests()).filter((request) => Date.parse(request.at) >= before);
+		expect(sent.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual(['POST /oauth/token 401']);
+		// The Client ID is the one the account has; the secret was mistyped: fixed in the credential, saved (the editor's PATCH).
+		const fixed = oauth2Credential(setup!.sandbox.url, 'lba-sandbox-secret');
+		await setup!.rest.call('PATCH', `/rest/credentials/${setup!.credentialId(OAUTH2.id)}`, { name: fixed.name, type: fixed.type, data: fixed.data });
+		expect((await steps.run(WRONG_SECRET.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('oauth'))).toEqual(once('oauth', 2));
+		expect((await steps.requests()).filter((request) => request.path === '/oauth/token').map(({ status }) => status)).toEqual([401, 200]);
+	});
+
+	test('10,001 items: "Give this node at most 10,000 items per execution: … start one execution per part with Execute Workflow": refused, nothing sent; the parts (Loop Over Items, Execute Workflow) each an execution: each campaign once', async () => {
+		const started = Date.now();
+		const { message, advice } = await refused(TOO_MANY.id, 'many');
+		const refusalMs = Date.now() - started;
+		expect(message).toBe('This run has 10,001 campaigns, more than the 10,000 duplicate protection remembers; nothing was sent');
+		expect(advice).toContain('Give this node at most 10,000 items per execution: for example, split the list and start one execution per part with Execute Workflow.');
+		// The advice's path, at a size that proves it (5 items in parts of 3: two executions of the
+		// sub-workflow). In full (10,001 in parts of 5,001) it took 39 to 40 s more here (docs/instructions.md).
+		expect((await steps.run(PARTS.id)).status).toBe('success');
+		const parts = await setup!.rest.listExecutions(PART.id);
+		expect(parts.map(({ status }) => status)).toEqual(['success', 'success']);
+		expect(countsOf(await steps.journal('part'))).toEqual(once('part', 5));
+		console.log(`[e2e] instructions: 10,001 items refused in ${(refusalMs / 1000).toFixed(1)} s`);
+	});
+
+	test('dates from $today at fixed hours, as the page says to make "once a day" mean once a day: two runs the same day, each campaign once', async () => {
+		expect((await steps.run(ONCE_A_DAY.id)).status).toBe('success');
+		await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on; $today does not
+		const again = await steps.run(ONCE_A_DAY.id);
+		expect(again.status).toBe('success');
+		expect(again.output(LBA).map((item: Json) => item.earlierOutcome)).toEqual(['created', 'created']);
+		expect(countsOf(await steps.journal('today'))).toEqual(once('today', 2));
+	});
+
+	test('Campaign (JSON) given a list: "For several campaigns, give one item per campaign": a Split Out node before it, run again: 2 campaigns, each once', async () => {
+		const { message, advice } = await refused(CAMPAIGN_LIST.id, 'list');
+		expect(message).toMatch(/^Item 1 › Campaign \(JSON\): an array of 2, not one campaign object/);
+		expect(advice).toMatch(/^For several campaigns, give one item per campaign\./);
+		const splitOut = e2e.node('insJsonList-split', 'One item per campaign', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'campaigns', include: 'noOtherFields', options: {} });
+		await steps.saveWorkflow(CAMPAIGN_LIST.id, ({ nodes }) => ({
+			nodes: [...nodes.map((node) => (node.name === LBA ? { ...node, parameters: { ...node.parameters, campaignJson: '={{ $json }}' } } : node)), splitOut],
+			connections: e2e.chain('Start', 'Campaigns to send', splitOut.name, LBA),
+		}));
+		expect((await steps.run(CAMPAIGN_LIST.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('list'))).toEqual(once('list', 2));
+	});
+
+	test('a WIB workflow, a channel in Makassar: the panel\'s "For channels in another zone, turn on Options › Recipients\' Local Time" followed: 1 campaign at 09:00 WITA', async () => {
+		// The hint the panel shows before a run (n8n evaluates its condition in the workflow's timezone, Asia/Jakarta here).
+		const types = (await setup!.rest.request('GET', '/types/nodes.json')).body as Array<{ name: string; hints?: Array<{ message: string; displayCondition: string }> }>;
+		const hints = types.find((type) => type.name === e2e.LBA_NODE_TYPE)!.hints ?? [];
+		const wib = hints.find(({ displayCondition }) => displayCondition.includes("$now.zoneName === 'Asia/Jakarta'"));
+		expect(wib?.message).toBe(
+			"Send From and Send Until without an offset are read in WIB (Asia/Jakarta), this workflow's timezone. For channels in another zone, turn on Options › Recipients' Local Time.",
+		);
+		await setLba(OTHER_ZONE.id, (p) => ({ ...p, options: { ...p.options, recipientsLocalTime: true } }));
+		expect((await steps.run(OTHER_ZONE.id)).status).toBe('success');
+		const sent = await steps.journal('local');
+		expect(countsOf(sent)).toEqual(once('local', 1));
+		expect(sent[0].request.channels[0].startDate).toMatch(/T09:00:00\+08:00$/);
+	});
+
+	test('Custom API Call: "In an HTTP Request node, set Authentication to Predefined Credential Type, pick LBA Ads API and your credential, and give the full URL": 1 campaign', async () => {
+		const { message, advice } = await refused(CUSTOM_CALL.id, 'http');
+		expect(message).toBe('Custom API Call is not available in the LBA Ads node: use the HTTP Request node with the LBA Ads credential');
+		expect(advice).toBe(
+			'Nothing was sent. In an HTTP Request node, set Authentication to "Predefined Credential Type", pick "LBA Ads API" (or "LBA Ads OAuth2 API") and your credential, and give the full URL (your Base URL plus the path).',
+		);
+		// The LBA Ads node replaced by an HTTP Request node, as the advice says.
+		const http = e2e.node(
+			'insCustomCall-http',
+			'HTTP Request',
+			'n8n-nodes-base.httpRequest',
+			4.2,
+			{
+				method: 'POST',
+				url: `${setup!.sandbox.url}/lba/campaign`,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'lbaAdsApi',
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: '={{ JSON.stringify($json) }}',
+				options: {},
+			},
+			{ credentials: { lbaAdsApi: { id: setup!.credentialId(e2e.SANDBOX_CREDENTIAL_ID), name: e2e.SANDBOX_CREDENTIAL_NAME } } },
+		);
+		await steps.saveWorkflow(CUSTOM_CALL.id, ({ nodes }) => ({ nodes: [...nodes.filter((node) => node.name !== 'LBA Ads'), http], connections: e2e.chain('Start', 'Campaigns to send', http.name) }));
+		const run = await steps.run(CUSTOM_CALL.id);
+		expect(run.status).toBe('success');
+		expect(run.output(http.name)[0]).toMatchObject({ success: true, status: 'Published' });
+		expect(countsOf(await steps.journal('http'))).toEqual(once('http', 1));
 	});
 });
