@@ -23,6 +23,7 @@ const { verdict } = require('./lib/accounting');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { countBurst, burstVerdict, sharedEstablishedAt, establishedAtOf, executionOfDescription } = require('./lib/burst');
 import { pairsTableHeader, samePairs } from './lib/pairs';
+import { type Deployment, PARENTS, PUBLISHED as RECOMPUTED_CHILDREN, RECOMPUTED_CASES, WORKFLOWS as RECOMPUTED } from '../e2e/recomputed.cases';
 
 type Json = Record<string, any>;
 type JournalCampaign = { campaignId: string; request: { name: string } };
@@ -94,6 +95,9 @@ function comparable(value: unknown): unknown {
 		['campaignId', 'idempotencyKey', 'forgetKeys'].includes(key) ? `<${key}>` : typeof inner === 'string' && /^[0-9A-F]{16}-\d{2}$/.test(inner) ? '<channelId>' : inner,
 	);
 }
+
+/** Issue 51's sub-workflow cases (test/e2e/recomputed.cases.ts), each parent behind a webhook of its own id. */
+const recomputedWorkflows = RECOMPUTED.map((workflow) => (PARENTS.includes(workflow) ? asWebhookWorkflow(workflow, { id: workflow.id, webhookPath: `recomputed-${workflow.id}` }) : workflow));
 
 const figures: string[] = [];
 
@@ -181,7 +185,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			startQueueN8n('mode', {
 				workers: 2,
 				concurrency: 5,
-				workflows: [...exampleCopies, oauthWorkflow, campaignsWorkflow, nowCampaignsWorkflow, pairsWorkflow, burstWorkflow],
+				workflows: [...exampleCopies, oauthWorkflow, campaignsWorkflow, nowCampaignsWorkflow, pairsWorkflow, burstWorkflow, ...recomputedWorkflows],
 				credentials: oauthCredential,
 				sandbox: { tokenTtlSeconds: TOKEN_TTL_SECONDS },
 				// A dead worker's job lock expires after 20 s instead of 60 s (checked every 10 s instead of 30 s).
@@ -197,6 +201,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 			),
 			activate(regular, exampleCopies.map((w) => w.id), ['example-geocodeToCampaign']),
 		]);
+		await activate(queue, [...RECOMPUTED_CHILDREN, ...PARENTS.map((w) => w.id)], PARENTS.map((w) => `recomputed-${w.id}`));
 	}, 10 * 60 * 1000);
 
 	afterAll(async () => {
@@ -386,6 +391,40 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		expect(campaigns).toHaveLength(6);
 		expect(duplicates(campaigns)).toBe(0);
 		figures.push(`## Retry on a worker ($now dates, 503 at item 4)\n\nexecution ${failed.id} on ${queue.workerOf(failed.id)} created ${createdByFailed.length}; its Retry ${retried.id} on ${queue.workerOf(retried.id)}; ${campaigns.length} campaigns, ${duplicates(campaigns)} twice.`);
+	});
+
+	describe("issue 51's sub-workflow cases: each parent a production execution on a worker, its Retry on either", () => {
+		/** The executions of the case running, with the worker that ran each; a line per case passed. */
+		const ran: string[] = [];
+		const lines: string[] = [];
+		const deployment: Deployment = {
+			get steps() {
+				const steps = e2e.userSteps(queue);
+				return { ...steps, retry: async (...args: Parameters<typeof steps.retry>) => record(await steps.retry(...args)) };
+			},
+			runParent: async (id) => {
+				const before = Number((await latestExecution(queue.rest, id))?.id ?? 0);
+				await callWebhook(queue.main, `recomputed-${id}`);
+				const execution = await latestExecution(queue.rest, id);
+				expect(Number(execution.id)).toBeGreaterThan(before);
+				return record(await e2e.userSteps(queue).finished(String(execution.id)));
+			},
+			publish: async (id) => await queue.rest.activateWorkflow(id),
+		};
+		function record(execution: e2e.FinishedExecution) {
+			ran.push(`${execution.executionId} (${execution.status}) on ${queue.workerOf(execution.executionId) ?? 'main'}`);
+			return execution;
+		}
+		for (const [title, run] of RECOMPUTED_CASES) {
+			test(title, async () => {
+				ran.length = 0;
+				await run(deployment);
+				lines.push(`- ${title.split(':')[0]}: ${ran.join(', ')}`);
+			});
+		}
+		afterAll(() => {
+			if (lines.length) figures.push(['## Sub-workflow cases (issue 51): the parent executions and Retries of each, and the worker that ran each', '', ...lines].join('\n'));
+		});
 	});
 
 	test('ten different calls at once on two workers: every campaign request that left had its key in n8n\'s database (no claim lost to another worker\'s write)', async () => {

@@ -297,10 +297,23 @@ class N8nRest {
 		return this.call('GET', `/rest/executions/${id}`);
 	}
 
-	/** The editor's Publish (activate): POST /rest/workflows/:id/activate with the saved versionId. */
+	/**
+	 * The editor's Publish (activate): POST /rest/workflows/:id/activate with the saved versionId,
+	 * then, on n8n 2.x, until the publication is applied. 2.40.7 answers once the publication is
+	 * queued (an outbox row); main applies it a moment later, and until then an Execute Workflow
+	 * node runs the sub-workflow's previous published version (`getPublishedWorkflowData`): a parent
+	 * run at once after a re-publish ran the old child once in queue mode.
+	 */
 	async activateWorkflow(id) {
 		const { versionId } = await this.getWorkflow(id);
-		return this.call('POST', `/rest/workflows/${id}/activate`, { versionId });
+		const activated = await this.call('POST', `/rest/workflows/${id}/activate`, { versionId });
+		for (const deadline = Date.now() + 30_000; ; ) {
+			const status = await this.request('GET', `/rest/workflows/${id}/publication-status`);
+			if (status.status === 404 || (status.status < 300 && (status.body.data ?? status.body).status !== 'in_progress')) return activated;
+			if (status.status >= 300) throw new Error(`GET /rest/workflows/${id}/publication-status -> ${status.status}`);
+			if (Date.now() > deadline) throw new Error(`workflow ${id}: its publication still in progress after 30 s`);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
 	}
 
 	/** A workflow's executions, oldest first (GET /rest/executions filtered by workflowId). */
