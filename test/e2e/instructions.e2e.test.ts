@@ -354,7 +354,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 		const before = Date.now();
 		const { message, advice } = await refused(WRONG_SECRET.id, 'oauth');
 		expect(message).toBe(
-			'The LBA service refused the OAuth2 client credentials: Unknown client or wrong secret.; the campaign was not created (nothing is sent before Location IDs are checked)',
+			'The LBA service refused the OAuth2 client credentials: Unknown client or wrong secret; the campaign was not created (nothing is sent before Location IDs are checked)',
 		);
 		expect(advice).toBe('Nothing was sent to GET /lba/locations. Check the Client ID and Client Secret in the LBA Ads OAuth2 credential.');
 		// Only the token request reached the sandbox: no list, no campaign.

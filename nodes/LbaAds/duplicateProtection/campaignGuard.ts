@@ -54,7 +54,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 			ctx.getNode(),
 			`This run has ${candidates.length.toLocaleString('en-US')} campaigns, more than the ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} duplicate protection remembers; nothing was sent`,
 			{
-				description: `The run would push its own first campaigns out of the history, and a Retry would send them again. Give this node at most ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} items per execution: for example, split the list and start one execution per part with Execute Workflow.`,
+				description: `The run would push its own first campaigns out of the history, and a Retry would send them again. Give this node at most ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} items per execution: for example, split the list and start one execution per part with Execute Workflow. The node remembers its last ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} campaigns in all: once the parts have sent more, a new run of the same list sends its first campaigns again.`,
 			},
 		);
 	}

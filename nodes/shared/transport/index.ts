@@ -111,6 +111,11 @@ const NOT_FOUND_CODES: Record<string, FailureClass['notFound']> = { RESOURCE_NOT
 /** A failed request to the LBA service, with its failure class. */
 export class ApiRequestError extends NodeApiError {
 	failureClass!: FailureClass;
+
+	/** Adds `clause` to the message after a semicolon (without the service's own closing period before it). */
+	addClause(clause: string): void {
+		this.message = `${this.message.replace(/\.\s*$/, '')}; ${clause}`;
+	}
 }
 
 /** The outcome of a request that threw (see FailureOutcome); 'unknown' for errors the transport did not make. */

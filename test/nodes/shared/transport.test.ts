@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { describeFailure, parseRetryAfter, RETRY, retryDelayMs } from '../../../nodes/shared/transport';
+import { ApiRequestError, describeFailure, parseRetryAfter, RETRY, retryDelayMs } from '../../../nodes/shared/transport';
 import { readableSize } from '../../../nodes/shared/api/products';
 import { N8N_MAJOR } from '../../harness';
 import { sendJson, startTestServer } from '../../harness/test-server';
@@ -82,6 +82,19 @@ describe('failures as n8n wraps them', () => {
 		const failure = describeFailure(await wrappedFailure({ url }));
 		expect(failure).toEqual({ networkCode: 'ECONNREFUSED' });
 		expect(retryDelayMs(failure, 0)).toBe(RETRY.firstDelayMs);
+	});
+});
+
+describe("what an operation adds to a failure's message", () => {
+	const node: INode = { id: '1', name: 'LBA', type: 'n8n-nodes-lba-ads.lbaAds', typeVersion: 1, position: [0, 0], parameters: {} };
+
+	it("follows a semicolon, without the service's own closing period before it", () => {
+		const error = new ApiRequestError(node, {} as JsonObject, { message: 'The LBA service refused the OAuth2 client credentials: Unknown client or wrong secret.' });
+		error.addClause('the campaign was not created');
+		expect(error.message).toBe('The LBA service refused the OAuth2 client credentials: Unknown client or wrong secret; the campaign was not created');
+		const plain = new ApiRequestError(node, {} as JsonObject, { message: 'The LBA service failed to answer POST /lba/campaign (HTTP 503)' });
+		plain.addClause('the campaign was not created');
+		expect(plain.message).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 503); the campaign was not created');
 	});
 });
 

@@ -64,7 +64,7 @@ async function knownLocations(ctx: IExecuteFunctions, transport: Transport, item
 		(list) => ({ list }),
 		(error: unknown) => {
 			if (error instanceof ApiRequestError && !NO_LIST_STATUSES.includes(error.failureClass.status ?? 0) && !error.failureClass.transient) {
-				error.message += '; the campaign was not created (nothing is sent before Location IDs are checked)';
+				error.addClause('the campaign was not created (nothing is sent before Location IDs are checked)');
 				return Promise.reject(error);
 			}
 			return { error };

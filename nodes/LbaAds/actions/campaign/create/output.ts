@@ -96,7 +96,7 @@ export function campaignFailure(error: unknown, forgetKeys: string | undefined):
 	if (!(error instanceof ApiRequestError)) return error;
 	const { outcome, transient, status, serviceCode } = error.failureClass;
 	if (status === 400 && serviceCode === 'G-400003') error.message = 'The service rejected the campaign as incomplete or invalid (G-400003)';
-	error.message += outcome === 'refused' ? '; the campaign was not created' : '; the campaign may have been created, so do not send it again';
+	error.addClause(outcome === 'refused' ? 'the campaign was not created' : 'the campaign may have been created, so do not send it again');
 	const notes: string[] = [];
 	if (transient) {
 		notes.push(
