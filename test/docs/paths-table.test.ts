@@ -46,7 +46,7 @@ describe('the maintainers\' table of paths names tests that exist', () => {
 
 	it('reads the table and the titles (the check itself)', () => {
 		expect(table.length).toBeGreaterThan(30);
-		expect(SHARED_TITLES).toHaveLength(8);
+		expect(SHARED_TITLES.length).toBeGreaterThanOrEqual(8);
 		expect(TESTS.get('queue-mode.queue.test')).toEqual(expect.arrayContaining(SHARED_TITLES));
 		expect(named('`identity.test` › after a lock error; `marketer-paths.e2e` › 4.')).toEqual([
 			{ file: 'identity.test', title: 'after a lock error' },

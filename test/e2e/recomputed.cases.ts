@@ -105,7 +105,28 @@ const FILTERED = {
 };
 /** Fixed rows, $now dates: the parent of the GET /lba/locations failure during a Retry. */
 const LIST_DOWN = { child: child('recListChild', rowsOf('list', 'ABCD'), nowParameters()), parent: parent('recList', 'recListChild') };
-const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN]
+/**
+ * Two campaigns of one shape, morning and evening (the same name and message): the fixed-date
+ * child's rows come from its Code node, the `$now` child's windows from each row's slot.
+ */
+const slotRows = (prefix: string, slots: string) =>
+	JSON.stringify(
+		slots.split(',').map((slot) => ({
+			name: `${prefix}-A`,
+			slot,
+			startDate: slot === 'morning' ? '2036-12-01T09:00:00+07:00' : '2036-12-01T18:00:00+07:00',
+			endDate: slot === 'morning' ? '2036-12-01T12:00:00+07:00' : '2036-12-01T21:00:00+07:00',
+		})),
+	);
+const SLOTS_FIXED = {
+	child: child('recSlotsChild', slotRows('slots', 'morning,evening'), nowParameters({ startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' })),
+	parent: parent('recSlots', 'recSlotsChild'),
+};
+const SLOTS_NOW = {
+	child: child('recSlotsNowChild', slotRows('slotsnow', 'evening,morning'), nowParameters({ startDate: '={{ $now.plus({ hours: $json.slot === "evening" ? 10 : 1 }) }}' })),
+	parent: parent('recSlotsNow', 'recSlotsNowChild'),
+};
+const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN, SLOTS_FIXED, SLOTS_NOW]
 	.flatMap(({ child: c, parent: p }) => [c, p])
 	.concat([STAMPED.child, STAMPED.retried, STAMPED.retryOnFail]);
 export const WORKFLOWS = ALL;
@@ -113,6 +134,9 @@ export const WORKFLOWS = ALL;
 export const PUBLISHED = e2e.n8nVersion().startsWith('1.') ? [] : WORKFLOWS.filter((each) => /Child$/.test(each.id)).map((each) => each.id);
 /** The parents: the workflows a user runs (queue mode: through a webhook, as production executions). */
 export const PARENTS = WORKFLOWS.filter((each) => !/Child$/.test(each.id));
+
+/** A campaign by its name and its first channel's start, as sent. */
+const startOf = (campaign: e2e.JournalCampaign) => `${String(campaign.request.name)} ${String((campaign.request.channels as Json[])[0].startDate)}`;
 
 /** Campaigns per name (and per slot where the name repeats), from the journal. */
 function countsOf(campaigns: e2e.JournalCampaign[], key = (c: e2e.JournalCampaign) => c.request.name as string) {
@@ -256,6 +280,40 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 			const result = await runParent(TWO_CALLERS.parent.id);
 			expect(result.status).toBe('success');
 			expect(countsOf(await steps.journal('callers'))).toEqual({ 'callers-morning': 1, 'callers-evening': 1 });
+		},
+	],
+	[
+		'two campaigns of one shape, morning and evening (fixed dates): the morning one created, the evening one refused, the morning row gone before the parent Retry: the evening one sent, not held as the morning\'s',
+		async (deployment) => {
+			const { steps } = deployment;
+			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+			const failed = await deployment.runParent(SLOTS_FIXED.parent.id);
+			await steps.clearFaults();
+			expect(failed.status).toBe('error');
+			const retried = await changeChildThenRetry(deployment, SLOTS_FIXED, failed, ({ nodes, connections }) => ({
+				nodes: nodes.map((node) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${slotRows('slots', 'evening')}).map((json) => ({ json }));` } } : node)),
+				connections,
+			}));
+			expect(retried.output(SUB).map((item: Json) => item.status ?? item.earlierOutcome)).toEqual(['Published']);
+			expect(countsOf(await steps.journal('slots'), startOf)).toEqual({ 'slots-A 2036-12-01T09:00:00+07:00': 1, 'slots-A 2036-12-01T18:00:00+07:00': 1 });
+		},
+	],
+	[
+		'two campaigns of one shape with $now windows: the evening one created, the morning one refused and its row filtered out before the parent Retry: the evening one held, naming its campaign, not sent twice',
+		async (deployment) => {
+			const { steps } = deployment;
+			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+			const failed = await deployment.runParent(SLOTS_NOW.parent.id);
+			await steps.clearFaults();
+			expect(failed.status).toBe('error');
+			const [created, ...others] = await steps.journal('slotsnow');
+			expect(others).toEqual([]);
+			const retried = await changeChildThenRetry(deployment, SLOTS_NOW, failed, ({ nodes, connections }) => ({
+				nodes: nodes.map((node) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${slotRows('slotsnow', 'evening')}).map((json) => ({ json }));` } } : node)),
+				connections,
+			}));
+			expect(retried.output(SUB)).toEqual([expect.objectContaining({ skipped: true, earlierOutcome: 'created', campaignId: created.campaignId })]);
+			expect(await steps.journal('slotsnow')).toHaveLength(1);
 		},
 	],
 ];

@@ -3,6 +3,8 @@ import type { IExecuteFunctions, IRunExecutionData } from 'n8n-workflow';
 
 import { retryKey } from './keys';
 import { runsAsTool } from '../helpers/aiTool';
+import { boundaryPassed, isValidZone } from '../helpers/dates';
+import { INDONESIAN_ZONES } from '../helpers/indonesianZones';
 
 /**
  * Which campaign of the execution an item is: the retry key's parts. A campaign is recognized by
@@ -22,9 +24,11 @@ import { runsAsTool } from '../helpers/aiTool';
  * A tool call is identified by its input instead (the model's arguments, and in n8n 2.x the
  * call's id): n8n gives each Retry On Fail try of a tool a new run.
  *
- * What the execution created is also written into that context (`rememberCreated`): the campaign's
- * id and dates. A Retry names the campaign it holds (`createdAs`), and checks that the dates only
- * moved with the clock; dates changed otherwise make another campaign.
+ * What the execution sent is also written into that context, before each request
+ * (`rememberSending`: which campaign of its shape, its dates, when they were read) and with the
+ * campaign's id once created (`rememberCreated`). A Retry matches each campaign to what was sent
+ * (the same dates, else dates the clock moved), so a campaign of one shape removed or added before
+ * the Retry moves no other's hold; it names the campaign it holds (`createdAs`).
  */
 
 /** The field of n8n's execution context that holds this package's mark of the execution. */
@@ -83,33 +87,89 @@ export interface CampaignIdentity {
 	itemIndex: number;
 	shape: unknown;
 	dates: number[];
+	/** When its dates were read (ms): the item's preparation. */
+	evaluatedAt?: number;
+}
+
+/** Which campaign of the execution an item is: its retry key, and what the execution this one retries sent as it. */
+export interface RetryIdentity {
+	key: string;
+	/** The execution's campaigns of its shape in this run of the node (none for a tool call), and its number among them. */
+	group?: string;
+	ordinal?: number;
 }
 
 /**
  * The retry key of each item (see keys.ts): its execution, its run, and which campaign it is.
- * Identical shapes are numbered in order of their dates, then of their items: the clock moves all
- * of a run's dates alike, so the order holds in a Retry.
+ * Identical shapes are numbered: each takes the number of what the retried execution sent with the
+ * same dates, else with dates the clock moved (the nearest move to the time since); the others take
+ * the numbers nothing sent holds, in order of their dates, then of their items.
  */
-export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[], target: string): Map<number, string> {
+export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[], target: string): Map<number, RetryIdentity> {
 	const execution = executionIdentity(ctx);
-	const keys = new Map<number, string>();
+	const keys = new Map<number, RetryIdentity>();
 	if (runsAsTool(ctx)) {
 		// A tool call: the model's arguments (and n8n's call id) are the item.
 		for (const { itemIndex } of campaigns) {
-			keys.set(itemIndex, retryKey({ target, execution, runIndex: null, itemIndex, origin: asSaved(ctx.getInputData()[itemIndex]?.json) }));
+			keys.set(itemIndex, { key: retryKey({ target, execution, runIndex: null, itemIndex, origin: asSaved(ctx.getInputData()[itemIndex]?.json) }) });
 		}
 		return keys;
 	}
 	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
-	const ordered = [...campaigns].sort((a, b) => compareDates(a.dates, b.dates) || a.itemIndex - b.itemIndex);
-	const seen = new Map<string, number>();
-	for (const { itemIndex, shape } of ordered) {
-		const shapeText = JSON.stringify(asSaved(shape));
-		const ordinal = seen.get(shapeText) ?? 0;
-		seen.set(shapeText, ordinal + 1);
-		keys.set(itemIndex, retryKey({ target, execution, runIndex, shape: asSaved(shape), ordinal }));
+	const zones = clockZones(ctx);
+	const sentByGroup = groupedRecords(ctx);
+	const groups = new Map<string, { shape: unknown; campaigns: CampaignIdentity[] }>();
+	for (const campaign of campaigns) {
+		const shape = asSaved(campaign.shape);
+		const group = retryKey({ group: { target, execution, runIndex, shape } });
+		if (!groups.has(group)) groups.set(group, { shape, campaigns: [] });
+		groups.get(group)!.campaigns.push(campaign);
+	}
+	for (const [group, { shape, campaigns: same }] of groups) {
+		const ordered = [...same].sort((a, b) => compareDates(a.dates, b.dates) || a.itemIndex - b.itemIndex);
+		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones)) {
+			keys.set(campaign.itemIndex, { key: retryKey({ target, execution, runIndex, shape, ordinal }), group, ordinal });
+		}
 	}
 	return keys;
+}
+
+/** Each campaign of one shape (in order of dates) with its number: that of what was sent as it, else a free one. */
+function numbered(ordered: CampaignIdentity[], sent: SentRecord[], zones: string[]): Map<CampaignIdentity, number> {
+	const matched = new Map<CampaignIdentity, number>();
+	const open = [...sent].sort((a, b) => a.ordinal! - b.ordinal!);
+	const match = (campaign: CampaignIdentity, record: SentRecord) => {
+		matched.set(campaign, record.ordinal!);
+		open.splice(open.indexOf(record), 1);
+	};
+	const unmatched = () => ordered.filter((campaign) => !matched.has(campaign));
+	// The same dates: the same campaign (fixed dates, or a Retry within the second).
+	for (const record of [...open]) {
+		const same = unmatched().find((campaign) => compareDates(campaign.dates, record.dates) === 0);
+		if (same) match(same, record);
+	}
+	// Dates the clock moved: the move nearest the time since they were read.
+	for (const record of [...open]) {
+		const offBy = (campaign: CampaignIdentity) => Math.abs(campaign.dates[0] - record.dates[0] - ((campaign.evaluatedAt ?? Date.now()) - record.at));
+		const moved = unmatched()
+			.filter((campaign) => movedByClock(record, campaign.dates, campaign.evaluatedAt, zones))
+			.sort((a, b) => offBy(a) - offBy(b));
+		if (moved.length) match(moved[0], record);
+	}
+	// The others: the numbers nothing sent holds.
+	const taken = new Set(sent.map((record) => record.ordinal));
+	let next = 0;
+	for (const campaign of unmatched()) {
+		while (taken.has(next)) next++;
+		matched.set(campaign, next++);
+	}
+	return matched;
+}
+
+/** The zones whose midnight `$today` and rounding follow: the workflow's, UTC and Indonesia's three. */
+function clockZones(ctx: IExecuteFunctions): string[] {
+	const workflowZone = typeof ctx.getTimezone === 'function' ? ctx.getTimezone() : undefined;
+	return [...new Set([workflowZone, 'UTC', ...Object.keys(INDONESIAN_ZONES)])].filter((zone): zone is string => typeof zone === 'string' && isValidZone(zone));
 }
 
 function compareDates(a: number[], b: number[]): number {
@@ -117,48 +177,76 @@ function compareDates(a: number[], b: number[]): number {
 	return a.length - b.length;
 }
 
-/** What the execution created for a retry key, as written into its context. */
-export interface CreatedRecord {
-	campaignId: string;
+/** What the execution sent for a retry key, as written into its context (`rememberSending`, `rememberCreated`). */
+export interface SentRecord {
+	/** The campaign's id, once the service created it. */
+	campaignId?: string;
 	/** The campaign's dates (ms), in the order `CampaignIdentity.dates` gives them. */
 	dates: number[];
-	/** When it was created (ms). */
+	/** When its dates were read (ms); for a record written before 1.0.0's release, when it was created. */
 	at: number;
+	/** Its campaigns of one shape, and its number among them (`RetryIdentity`). */
+	group?: string;
+	ordinal?: number;
 }
+/** What the execution created: a campaign with its id. */
+export type CreatedRecord = SentRecord & { campaignId: string };
 
-function createdRecords(ctx: IExecuteFunctions): Record<string, CreatedRecord> | undefined {
+function sentRecords(ctx: IExecuteFunctions): Record<string, SentRecord> | undefined {
 	const { context } = retriedContext(ctx);
 	if (!context) return undefined;
 	if (!context[CREATED_FIELD] || typeof context[CREATED_FIELD] !== 'object') context[CREATED_FIELD] = {};
-	return context[CREATED_FIELD] as Record<string, CreatedRecord>;
+	return context[CREATED_FIELD] as Record<string, SentRecord>;
+}
+
+/** The records of the context by their group of identical campaigns. */
+function groupedRecords(ctx: IExecuteFunctions): Map<string, SentRecord[]> {
+	const grouped = new Map<string, SentRecord[]>();
+	for (const record of Object.values(sentRecords(ctx) ?? {})) {
+		if (typeof record?.group !== 'string' || typeof record.ordinal !== 'number' || !Array.isArray(record.dates)) continue;
+		grouped.set(record.group, [...(grouped.get(record.group) ?? []), record]);
+	}
+	return grouped;
+}
+
+/** Written before a campaign's request: a Retry matches it to what was sent, whatever the answer. */
+export function rememberSending(ctx: IExecuteFunctions, identity: RetryIdentity, dates: number[], evaluatedAt: number): void {
+	const records = sentRecords(ctx);
+	if (records) records[identity.key] = { dates, at: evaluatedAt, group: identity.group, ordinal: identity.ordinal };
 }
 
 /** Written once a campaign is created: a Retry of this execution names it, and checks its dates. */
 export function rememberCreated(ctx: IExecuteFunctions, key: string, campaignId: unknown, dates: number[]): void {
-	const records = createdRecords(ctx);
-	if (records && campaignId !== undefined && campaignId !== null) records[key] = { campaignId: String(campaignId), dates, at: Date.now() };
+	const records = sentRecords(ctx);
+	if (!records || campaignId === undefined || campaignId === null) return;
+	const sending = records[key];
+	records[key] = { ...sending, at: sending?.at ?? Date.now(), dates, campaignId: String(campaignId) };
 }
 
 /** What the execution this one retries created for `key`, when its context kept it. */
 export function createdFor(ctx: IExecuteFunctions, key: string): CreatedRecord | undefined {
-	const record = createdRecords(ctx)?.[key];
-	return record && typeof record.campaignId === 'string' && Array.isArray(record.dates) ? record : undefined;
+	const record = sentRecords(ctx)?.[key];
+	return record && typeof record.campaignId === 'string' && Array.isArray(record.dates) ? (record as CreatedRecord) : undefined;
 }
 
-/** How far apart the dates of one evaluation of `$now` can be (each field reads the clock once). */
+/** How far apart the dates of one evaluation of `$now` can be (each field reads the clock once), and how far upstream nodes may shift them. */
 const SAME_MOVE_MS = 60_000;
-/** A date taken from `$today` (or rounded to the hour or day) moves by up to a day however soon the Retry comes. */
-const ROUNDING_MS = 24 * 3_600_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Whether `dates` are `record`'s dates moved by the clock: every date by the same amount, forward,
- * by at most the time since it was created (and a day of rounding). Anything else is another campaign.
+ * by at most the time since they were read, plus an hour if an hour began meanwhile, or a day if a
+ * day began in one of `zones` (dates rounded: `$today`, `$now.startOf('hour')`). Anything else is
+ * another campaign: an evening campaign of the same shape as the morning's that was sent is not it.
  */
-export function movedByClock(record: CreatedRecord, dates: number[], nowMs = Date.now()): boolean {
+export function movedByClock(record: SentRecord, dates: number[], nowMs = Date.now(), zones: string[] = ['UTC']): boolean {
 	if (record.dates.length !== dates.length) return false;
 	if (!dates.length) return true;
 	const moves = dates.map((date, index) => date - record.dates[index]);
 	const move = moves[0];
 	if (moves.some((each) => Math.abs(each - move) > SAME_MOVE_MS)) return false;
-	return move >= 0 && move <= Math.max(0, nowMs - record.at) + ROUNDING_MS;
+	const boundary = boundaryPassed(record.at - SAME_MOVE_MS, nowMs, zones);
+	const rounding = boundary === 'day' ? DAY_MS : boundary === 'hour' ? HOUR_MS : 0;
+	return move >= 0 && move <= Math.max(0, nowMs - record.at) + SAME_MOVE_MS + rounding;
 }

@@ -53,14 +53,6 @@ export function retryKey(identity: IDataObject | { [key: string]: unknown }): st
 	return `${RETRY_PREFIX}${sha256(identity)}`;
 }
 
-/**
- * The retry key of a campaign whose dates changed otherwise than with the clock since the
- * execution this one retries created one of its shape: another campaign, kept apart by its dates.
- */
-export function retryKeyOfChanged(key: string, dates: number[]): string {
-	return retryKey({ changedFrom: key, dates });
-}
-
 /** A key of fixed form at the start of what a user gave (a custom key, which may hold spaces, comes last). */
 const LEADING_FULL_KEY = /^(?:content:v2|retry:v[123]):[0-9a-f]{64}(?=[\s,]|$)/;
 

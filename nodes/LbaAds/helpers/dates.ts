@@ -30,6 +30,17 @@ export function isValidZone(zone: string): boolean {
 	return DateTime.local().setZone(zone).isValid;
 }
 
+/**
+ * The longest calendar unit whose boundary passed between two instants in one of `zones`: a date
+ * rounded to it (`$today`, `$now.startOf('hour')`) moved by whole units only if one did.
+ */
+export function boundaryPassed(fromMs: number, toMs: number, zones: string[]): 'day' | 'hour' | undefined {
+	const passed = (unit: 'day' | 'hour') =>
+		zones.some((zone) => DateTime.fromMillis(fromMs, { zone }).startOf(unit) < DateTime.fromMillis(toMs, { zone }).startOf(unit));
+	if (toMs <= fromMs) return undefined;
+	return passed('day') ? 'day' : passed('hour') ? 'hour' : undefined;
+}
+
 /** The node's clock for send windows (epoch ms); the node tests set it to a fixed time. */
 export const clock = { now: (): number => Date.now() };
 

@@ -166,6 +166,37 @@ describe('a Retry never re-sends what the execution it retries created', () => {
 		}
 	});
 
+	it("sub-workflow, parent retried, the morning campaign's row gone (marked sent): the evening one of the same shape is sent, not held as the morning's", async () => {
+		const caller = await callerContext();
+		const slots = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [channel({ startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' })]);
+		const morning = { name: 'store-a', startDate: '2036-12-01T09:00:00+07:00', endDate: '2036-12-01T12:00:00+07:00' };
+		const evening = { name: 'store-a', startDate: '2036-12-01T18:00:00+07:00', endDate: '2036-12-01T21:00:00+07:00' };
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+		const failed = await run(slots, [morning, evening], calledBy(caller, '131'));
+		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
+		const retry = await run(slots, [evening], calledBy(caller, '132'));
+		expect(outcomes(retry.items)).toEqual(['Published']);
+		const starts = (await campaigns(context)).map((campaign) => (campaign.request.channels as IDataObject[])[0].startDate);
+		expect(starts).toEqual([morning.startDate, evening.startDate]);
+	});
+
+	it('sub-workflow, parent retried, $now dates, the morning campaign refused and its row filtered out: the evening one, created, is held naming its campaign (not sent twice)', async () => {
+		const caller = await callerContext();
+		const slots = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [
+			channel({ startDate: '={{ $now.plus({ hours: $json.slot === "evening" ? 10 : 1 }) }}', endDate: '={{ $now.plus({ days: 3 }) }}' }),
+		]);
+		// The evening row first: it is created, the morning one refused.
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+		const failed = await run(slots, [{ name: 'store-b', slot: 'evening' }, { name: 'store-b', slot: 'morning' }], calledBy(caller, '141'));
+		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
+		const [created, ...others] = await campaigns(context);
+		expect(others).toEqual([]);
+		await nextSecond();
+		const retry = await run(slots, [{ name: 'store-b', slot: 'evening' }], calledBy(caller, '142'));
+		expect(retry.items).toEqual([expect.objectContaining({ skipped: true, earlierOutcome: 'created', campaignId: created.campaignId })]);
+		expect((await campaigns(context)).length).toBe(1);
+	});
+
 	it('Retry with fixed dates moved by the marketer (not by the clock): another campaign, sent', async () => {
 		await failAtItem4();
 		const failed = await run(fixed, six);
@@ -430,3 +461,4 @@ describe('after a lock error: the Retry says what is true of what its execution 
 		expect(await sentCounts()).toEqual(Array(8).fill(1));
 	});
 });
+

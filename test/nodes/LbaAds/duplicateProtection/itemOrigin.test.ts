@@ -13,6 +13,7 @@ import {
 	executionIdentity,
 	movedByClock,
 	rememberCreated,
+	rememberSending,
 	retryKeysOf,
 	type CampaignIdentity,
 } from '../../../../nodes/LbaAds/duplicateProtection/itemOrigin';
@@ -52,7 +53,7 @@ const campaign = (itemIndex: number, name: string, startHour = 2, message = 'Dis
 	shape: { name, channels: [{ locationId: 3273, message }] },
 	dates: [at(startHour), at(startHour + 48)],
 });
-const keysOf = (campaigns: CampaignIdentity[], stage: Stage = {}) => retryKeysOf(context(stage), campaigns, TARGET);
+const keysOf = (campaigns: CampaignIdentity[], stage: Stage = {}) => new Map([...retryKeysOf(context(stage), campaigns, TARGET)].map(([index, { key }]) => [index, key]));
 /** The key each campaign gets, by its name and first date (what a marketer calls the campaign). */
 const byCampaign = (campaigns: CampaignIdentity[], stage: Stage = {}) => {
 	const keys = keysOf(campaigns, stage);
@@ -131,16 +132,46 @@ describe('what the execution created, kept in its context', () => {
 		expect(createdFor(retriedChild, 'retry:v3:other')).toBeUndefined();
 	});
 
-	it('moved by the clock: every date forward by one amount, at most the time since (and a day of rounding)', () => {
+	it('moved by the clock: every date forward by one amount, at most the time since, and a day only when a day began', () => {
 		const record = { campaignId: 'X', dates: [at(2), at(50)], at: at(1) };
 		expect(movedByClock(record, [at(2), at(50)], at(1))).toBe(true);
 		expect(movedByClock(record, [at(2) + 90_000, at(50) + 90_000], at(1) + 90_000)).toBe(true);
-		// $today the next day, though the Retry came an hour later.
-		expect(movedByClock(record, [at(2) + 24 * H, at(50) + 24 * H], at(2))).toBe(true);
+		// $today the next day: the Retry came an hour later, after midnight in Jakarta (17:00 UTC).
+		const lateEvening = { ...record, at: Date.UTC(2026, 11, 1, 16, 30) };
+		expect(movedByClock(lateEvening, [at(2) + 24 * H, at(50) + 24 * H], Date.UTC(2026, 11, 1, 17, 30), ['Asia/Jakarta'])).toBe(true);
+		// The same move with no midnight between (in WIB, at 08:00 and 09:00): another campaign, tomorrow's.
+		expect(movedByClock(record, [at(2) + 24 * H, at(50) + 24 * H], at(2), ['Asia/Jakarta'])).toBe(false);
+		// $now.startOf('hour'): an hour on when an hour began.
+		expect(movedByClock({ ...record, at: at(1) + 15 * 60_000 }, [at(2) + H, at(50) + H], at(1) + 35 * 60_000)).toBe(false);
+		expect(movedByClock({ ...record, at: at(1) + 50 * 60_000 }, [at(2) + H, at(50) + H], at(2) + 5 * 60_000)).toBe(true);
+		// The evening campaign of the same shape as the morning's, seconds later: not it.
+		expect(movedByClock(record, [at(2) + 9 * H, at(50) + 9 * H], at(1) + 5_000, ['Asia/Jakarta'])).toBe(false);
 		expect(movedByClock(record, [at(2) - H, at(50) - H], at(3))).toBe(false); // moved back
 		expect(movedByClock(record, [at(2) + H, at(50)], at(3))).toBe(false); // the window changed
 		expect(movedByClock(record, [at(2) + 7 * 24 * H, at(50) + 7 * 24 * H], at(3))).toBe(false); // a week later, an hour after
 		expect(movedByClock(record, [at(2)], at(3))).toBe(false); // a channel less
+	});
+
+	it('a Retry numbers identical campaigns by what was sent: one removed or added before it moves no other campaign', () => {
+		const stage = { context: defaultContext() };
+		const ctx = context(stage);
+		const first = retryKeysOf(ctx, [campaign(0, 'A', 2), campaign(1, 'A', 11)], TARGET);
+		// The morning one sent and created, the evening one sent and refused.
+		rememberSending(ctx, first.get(0)!, [at(2), at(50)], at(1));
+		rememberCreated(ctx, first.get(0)!.key, 'MORNING', [at(2), at(50)]);
+		rememberSending(ctx, first.get(1)!, [at(11), at(59)], at(1));
+		const retried = context({ context: JSON.parse(JSON.stringify(stage.context)) });
+		// The morning row gone (marked sent): the evening campaign keeps its own number, not the morning's.
+		const evening = retryKeysOf(retried, [{ ...campaign(0, 'A', 11), evaluatedAt: at(1) + 5_000 }], TARGET);
+		expect(evening.get(0)!.key).toBe(first.get(1)!.key);
+		expect(createdFor(retried, evening.get(0)!.key)).toBeUndefined();
+		// A new one of that shape before both, dates moved 90 s by the clock: each keeps its own, the new one a free number.
+		const moved = (hour: number) => [at(hour) + 90_000, at(hour + 48) + 90_000];
+		const again = retryKeysOf(retried, [0, 2, 11].map((hour, index) => ({ ...campaign(index, 'A', hour), dates: moved(hour), evaluatedAt: at(1) + 90_000 })), TARGET);
+		expect(again.get(1)!.key).toBe(first.get(0)!.key);
+		expect(createdFor(retried, again.get(1)!.key)?.campaignId).toBe('MORNING');
+		expect(again.get(2)!.key).toBe(first.get(1)!.key);
+		expect([first.get(0)!.key, first.get(1)!.key]).not.toContain(again.get(0)!.key);
 	});
 });
 

@@ -19,7 +19,7 @@ import {
 import { addClockDatesHint, datesFollowClock } from './clockDates';
 import { RUN_MODE_FIELDS, runModeInstead } from './runMode';
 import { campaignGuard, type Candidate } from '../../../duplicateProtection/campaignGuard';
-import { rememberCreated } from '../../../duplicateProtection/itemOrigin';
+import { rememberCreated, rememberSending } from '../../../duplicateProtection/itemOrigin';
 import { campaignIdentity } from './campaignMeaning';
 import { forgetKeysOf } from '../../../duplicateProtection/keys';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../../../shared/transport';
@@ -346,6 +346,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 	checkWithService: checkPlacesAndWindows,
 
 	prepare(ctx, itemIndex, transport) {
+		const preparedAt = Date.now();
 		const rule = zoneRule(ctx, itemIndex);
 		// Read in each channel's place: checked here in WIB, read again once the places are known.
 		const zone = rule.kind === 'fixed' ? rule.zone : PROVISIONAL_ZONE;
@@ -365,6 +366,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			dates: { rule, campaign, fromJson },
 			dryRun: isDryRun,
 			spending,
+			preparedAt,
 		};
 	},
 
@@ -409,6 +411,8 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			previewSaid.add(ctx);
 			return [dryRunOutput(ctx, request, sms)];
 		}
+		// A Retry matches its campaigns to what this one sent, created or not (itemOrigin.ts).
+		if (request.retryIdentity) rememberSending(ctx, request.retryIdentity, campaignIdentity(request.body).dates, request.preparedAt);
 		try {
 			const response = await transport.request({
 				method: 'POST',

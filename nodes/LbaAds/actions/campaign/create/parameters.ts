@@ -11,8 +11,8 @@ import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, readInZone } from '../../../helpers/dates';
 import { INDONESIAN_ZONES } from '../../../helpers/indonesianZones';
 import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
-import { createdFor, movedByClock, retryKeysOf } from '../../../duplicateProtection/itemOrigin';
-import { keysFromUser, retryKeyOfChanged } from '../../../duplicateProtection/keys';
+import { createdFor, retryKeysOf, type RetryIdentity } from '../../../duplicateProtection/itemOrigin';
+import { keysFromUser } from '../../../duplicateProtection/keys';
 import { previewMode } from './runMode';
 
 /** Create Campaign's parameters, read for one item: what the panel, an expression or an AI model gave. */
@@ -23,6 +23,10 @@ export interface CreateRequest {
 	key?: string;
 	/** The item's retry key (duplicate protection on): set once every item is prepared (`withRetryKeys`). */
 	retryKey?: string;
+	/** Which campaign of the execution it is, written with what is sent (itemOrigin.ts `rememberSending`). */
+	retryIdentity?: RetryIdentity;
+	/** When its parameters (and so its dates) were read (ms). */
+	preparedAt: number;
 	/** Where its campaigns go, as duplicate protection names it; undefined when nothing is kept. */
 	target?: string;
 	/** The campaign the execution this one retries created for it, when its context kept the id. */
@@ -98,27 +102,25 @@ const shownKey = (value: unknown) => {
 
 /**
  * Each prepared item's retry key, from every item of the run (itemOrigin.ts numbers identical
- * campaigns in order of their dates); with Off, also its campaign key. The dates of a campaign the
- * retried execution created must have only moved with the clock, else this is another campaign.
+ * campaigns by what the retried execution sent, else in order of their dates); with Off, also its
+ * campaign key.
  */
 export function withRetryKeys(ctx: IExecuteFunctions, prepared: Array<{ itemIndex: number; request: CreateRequest }>): void {
 	const protectedItems = prepared.filter(({ request }) => request.target !== undefined);
 	const byTarget = new Map<string, typeof protectedItems>();
 	for (const item of protectedItems) byTarget.set(item.request.target!, [...(byTarget.get(item.request.target!) ?? []), item]);
 	for (const [target, items] of byTarget) {
-		const identities = items.map(({ itemIndex, request }) => ({ itemIndex, ...campaignIdentity(request.body) }));
-		const keys = retryKeysOf(ctx, identities, target);
+		const identities = items.map(({ itemIndex, request }) => ({ itemIndex, ...campaignIdentity(request.body), evaluatedAt: request.preparedAt }));
+		const identified = retryKeysOf(ctx, identities, target);
 		for (const { itemIndex, request } of items) {
-			let retryKey = keys.get(itemIndex)!;
-			const dates = campaignIdentity(request.body).dates;
-			const created = createdFor(ctx, retryKey);
-			if (created && !movedByClock(created, dates)) retryKey = retryKeyOfChanged(retryKey, dates);
-			request.retryKey = retryKey;
-			request.createdAs = createdFor(ctx, retryKey)?.campaignId;
-			if (request.key === undefined) request.key = retryKey;
+			const identity = identified.get(itemIndex)!;
+			request.retryIdentity = identity;
+			request.retryKey = identity.key;
+			request.createdAs = createdFor(ctx, identity.key)?.campaignId;
+			if (request.key === undefined) request.key = identity.key;
 			// Options > Resend Keys: the keys a held item names (its forgetKeys) pick it, no expression needed.
 			const asked = keysFromUser(ctx.getNodeParameter('options.resendKeys', itemIndex, '') ?? '', target);
-			if (asked.includes(request.key) || asked.includes(retryKey)) request.resend = true;
+			if (asked.includes(request.key) || asked.includes(identity.key)) request.resend = true;
 		}
 	}
 }
