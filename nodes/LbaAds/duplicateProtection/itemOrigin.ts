@@ -3,7 +3,7 @@ import type { IExecuteFunctions, IRunExecutionData } from 'n8n-workflow';
 
 import { retryKey } from './keys';
 import { runsAsTool } from '../helpers/aiTool';
-import { boundaryPassed, isValidZone } from '../helpers/dates';
+import { isValidZone, unitsBegun } from '../helpers/dates';
 import { INDONESIAN_ZONES } from '../helpers/indonesianZones';
 
 /**
@@ -148,13 +148,13 @@ function numbered(ordered: CampaignIdentity[], sent: SentRecord[], zones: string
 		const same = unmatched().find((campaign) => compareDates(campaign.dates, record.dates) === 0);
 		if (same) match(same, record);
 	}
-	// Dates the clock moved: the move nearest the time since they were read.
-	for (const record of [...open]) {
-		const offBy = (campaign: CampaignIdentity) => Math.abs(campaign.dates[0] - record.dates[0] - ((campaign.evaluatedAt ?? Date.now()) - record.at));
-		const moved = unmatched()
-			.filter((campaign) => movedByClock(record, campaign.dates, campaign.evaluatedAt, zones))
-			.sort((a, b) => offBy(a) - offBy(b));
-		if (moved.length) match(moved[0], record);
+	// Dates the clock moved: the pairs the clock explains best first (a morning and an evening
+	// campaign a day on are each their own, however late the Retry).
+	const pairs = open.flatMap((record) =>
+		ordered.map((campaign) => ({ record, campaign, off: clockMoveError(record, campaign.dates, campaign.evaluatedAt, zones) })),
+	);
+	for (const { record, campaign } of pairs.filter(({ off }) => off <= CLOCK_TOLERANCE_MS).sort((a, b) => a.off - b.off)) {
+		if (open.includes(record) && !matched.has(campaign)) match(campaign, record);
 	}
 	// The others: the numbers nothing sent holds.
 	const taken = new Set(sent.map((record) => record.ordinal));
@@ -229,24 +229,32 @@ export function createdFor(ctx: IExecuteFunctions, key: string): CreatedRecord |
 	return record && typeof record.campaignId === 'string' && Array.isArray(record.dates) ? (record as CreatedRecord) : undefined;
 }
 
-/** How far apart the dates of one evaluation of `$now` can be (each field reads the clock once), and how far upstream nodes may shift them. */
+/** How far apart the dates of one evaluation of `$now` can be (each field reads the clock once). */
 const SAME_MOVE_MS = 60_000;
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+/**
+ * How far a move may be from what the clock explains: dates read in nodes before this one, whose
+ * time to reach it differs between the run and the Retry (a sub-workflow's slow request).
+ */
+const CLOCK_TOLERANCE_MS = 10 * 60_000;
 
 /**
- * Whether `dates` are `record`'s dates moved by the clock: every date by the same amount, forward,
- * by at most the time since they were read, plus an hour if an hour began meanwhile, or a day if a
- * day began in one of `zones` (dates rounded: `$today`, `$now.startOf('hour')`). Anything else is
- * another campaign: an evening campaign of the same shape as the morning's that was sent is not it.
+ * How far `dates` are from `record`'s dates moved by the clock (ms; Infinity when they are not: a
+ * date moved otherwise than the others, or backwards). The clock explains a move by the time since
+ * the dates were read, or, for dates rounded to the hour or the day (`$now.startOf('hour')`,
+ * `$today`), by the hours or the days (in the workflow's zone, UTC, WIB, WITA or WIT) that began
+ * meanwhile.
  */
-export function movedByClock(record: SentRecord, dates: number[], nowMs = Date.now(), zones: string[] = ['UTC']): boolean {
-	if (record.dates.length !== dates.length) return false;
-	if (!dates.length) return true;
+export function clockMoveError(record: SentRecord, dates: number[], nowMs = Date.now(), zones: string[] = ['UTC']): number {
+	if (record.dates.length !== dates.length) return Infinity;
+	if (!dates.length) return 0;
 	const moves = dates.map((date, index) => date - record.dates[index]);
 	const move = moves[0];
-	if (moves.some((each) => Math.abs(each - move) > SAME_MOVE_MS)) return false;
-	const boundary = boundaryPassed(record.at - SAME_MOVE_MS, nowMs, zones);
-	const rounding = boundary === 'day' ? DAY_MS : boundary === 'hour' ? HOUR_MS : 0;
-	return move >= 0 && move <= Math.max(0, nowMs - record.at) + SAME_MOVE_MS + rounding;
+	if (move < 0 || moves.some((each) => Math.abs(each - move) > SAME_MOVE_MS)) return Infinity;
+	const explained = [Math.max(0, nowMs - record.at), ...unitsBegun(record.at, nowMs, zones)];
+	return Math.min(...explained.map((explanation) => Math.abs(move - explanation)));
+}
+
+/** Whether `dates` are `record`'s dates moved by the clock (`clockMoveError` within the tolerance). */
+export function movedByClock(record: SentRecord, dates: number[], nowMs = Date.now(), zones: string[] = ['UTC']): boolean {
+	return clockMoveError(record, dates, nowMs, zones) <= CLOCK_TOLERANCE_MS;
 }

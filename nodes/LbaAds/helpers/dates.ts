@@ -31,14 +31,13 @@ export function isValidZone(zone: string): boolean {
 }
 
 /**
- * The longest calendar unit whose boundary passed between two instants in one of `zones`: a date
- * rounded to it (`$today`, `$now.startOf('hour')`) moved by whole units only if one did.
+ * How far a date rounded to the hour or the day (`$now.startOf('hour')`, `$today`) moved between
+ * two instants, in each of `zones`: the hours begun, then the days begun in each zone (ms).
  */
-export function boundaryPassed(fromMs: number, toMs: number, zones: string[]): 'day' | 'hour' | undefined {
-	const passed = (unit: 'day' | 'hour') =>
-		zones.some((zone) => DateTime.fromMillis(fromMs, { zone }).startOf(unit) < DateTime.fromMillis(toMs, { zone }).startOf(unit));
-	if (toMs <= fromMs) return undefined;
-	return passed('day') ? 'day' : passed('hour') ? 'hour' : undefined;
+export function unitsBegun(fromMs: number, toMs: number, zones: string[]): number[] {
+	const begun = (unit: 'day' | 'hour', zone: string) =>
+		DateTime.fromMillis(toMs, { zone }).startOf(unit).toMillis() - DateTime.fromMillis(fromMs, { zone }).startOf(unit).toMillis();
+	return [begun('hour', 'UTC'), ...zones.map((zone) => begun('day', zone))];
 }
 
 /** The node's clock for send windows (epoch ms); the node tests set it to a fixed time. */

@@ -132,7 +132,7 @@ describe('what the execution created, kept in its context', () => {
 		expect(createdFor(retriedChild, 'retry:v3:other')).toBeUndefined();
 	});
 
-	it('moved by the clock: every date forward by one amount, at most the time since, and a day only when a day began', () => {
+	it('moved by the clock: every date forward by one amount, by the time since, or by the hours or days begun meanwhile (rounded dates)', () => {
 		const record = { campaignId: 'X', dates: [at(2), at(50)], at: at(1) };
 		expect(movedByClock(record, [at(2), at(50)], at(1))).toBe(true);
 		expect(movedByClock(record, [at(2) + 90_000, at(50) + 90_000], at(1) + 90_000)).toBe(true);
@@ -172,6 +172,40 @@ describe('what the execution created, kept in its context', () => {
 		expect(createdFor(retried, again.get(1)!.key)?.campaignId).toBe('MORNING');
 		expect(again.get(2)!.key).toBe(first.get(1)!.key);
 		expect([first.get(0)!.key, first.get(1)!.key]).not.toContain(again.get(0)!.key);
+	});
+});
+
+describe('a Retry after midnight, dates from $today (09:00 and 18:00 WIB, one shape)', () => {
+	const WIB = ['Asia/Jakarta'];
+	const day = (d: number, hourWib: number) => Date.UTC(2026, 11, d, hourWib - 7);
+	const slot = (itemIndex: number, d: number, hourWib: number, evaluatedAt: number): CampaignIdentity => ({
+		itemIndex,
+		shape: { name: 'A', channels: [{ locationId: 3273, message: 'Diskon' }] },
+		dates: [day(d, hourWib), day(d, hourWib + 3)],
+		evaluatedAt,
+	});
+	function firstRun(sentSlots: number[]) {
+		const stage = { context: defaultContext() };
+		const ctx = context(stage);
+		const ran = day(1, 8);
+		const first = retryKeysOf(ctx, [slot(0, 1, 9, ran), slot(1, 1, 18, ran)], TARGET);
+		for (const index of sentSlots) rememberSending(ctx, first.get(index)!, [day(1, index ? 18 : 9), day(1, index ? 21 : 12)], ran);
+		return { first, retried: context({ context: JSON.parse(JSON.stringify(stage.context)) }) };
+	}
+
+	it('the evening campaign, its morning row gone, keeps its own number 26 hours later (a day and 2 hours: the day explains its move)', () => {
+		const { first, retried } = firstRun([0, 1]);
+		const later = day(2, 10);
+		expect(movedByClock({ dates: [day(1, 9), day(1, 12)], at: day(1, 8) }, [day(2, 18), day(2, 21)], later, WIB)).toBe(false);
+		const keys = retryKeysOf(retried, [slot(0, 2, 18, later)], TARGET);
+		expect(keys.get(0)!.key).toBe(first.get(1)!.key);
+	});
+
+	it('only the morning one was sent: the evening one is not taken for it, and gets a number of its own', () => {
+		const { first, retried } = firstRun([0]);
+		const keys = retryKeysOf(retried, [slot(0, 2, 18, day(2, 10))], TARGET);
+		expect(keys.get(0)!.key).toBe(first.get(1)!.key);
+		expect(keys.get(0)!.key).not.toBe(first.get(0)!.key);
 	});
 });
 
