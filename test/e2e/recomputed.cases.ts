@@ -246,11 +246,20 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 		'the child keeps the stores open by $now, and one more (listed first) opens before the parent Retry: 5 of 5, none twice',
 		async (deployment) => {
 			const { steps, publish } = deployment;
-			const opensAt = new Date(Date.now() + 8_000).toISOString();
-			const stores = `[{ name: 'filter-E', opensAt: '${opensAt}' }, ...['A', 'B', 'C', 'D'].map((letter) => ({ name: 'filter-' + letter, opensAt: '2020-01-01T00:00:00Z' }))].filter((store) => DateTime.fromISO(store.opensAt) <= $now)`;
-			await steps.setNode(FILTERED.child.id, CODE, (node: Json) => ({ ...node, parameters: { jsCode: `return (${stores}).map((json) => ({ json }));` } }));
-			await publish(FILTERED.child.id);
+			const storesCode = (opensAt: string) =>
+				`return ([{ name: 'filter-E', opensAt: '${opensAt}' }, ...['A', 'B', 'C', 'D'].map((letter) => ({ name: 'filter-' + letter, opensAt: '2020-01-01T00:00:00Z' }))].filter((store) => DateTime.fromISO(store.opensAt) <= $now)).map((json) => ({ json }));`;
+			const saveAndPublish = async (opensAt: string) => {
+				await steps.setNode(FILTERED.child.id, CODE, (node: Json) => ({ ...node, parameters: { jsCode: storesCode(opensAt) } }));
+				await publish(FILTERED.child.id);
+			};
+			// Store E must open after the first run read $now and before the Retry: the margin grows with
+			// how long a save and a publish take on this machine now (a loaded CI host took over 8 s once).
+			const started = Date.now();
+			await saveAndPublish('2099-01-01T00:00:00Z');
+			const opensAt = new Date(Date.now() + 3 * (Date.now() - started) + 6_000).toISOString();
+			await saveAndPublish(opensAt);
 			const failed = await failAtRowC(deployment, FILTERED.parent.id, 'filter');
+			expect(failed.stoppedAt).toBeLessThan(Date.parse(opensAt));
 			while (Date.now() < Date.parse(opensAt) + 500) await new Promise((resolve) => setTimeout(resolve, 200));
 			const retried = await steps.retry(FILTERED.parent.id, failed.executionId);
 			expect(retried.status).toBe('success');
