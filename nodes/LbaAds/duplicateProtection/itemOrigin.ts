@@ -134,36 +134,71 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 	return keys;
 }
 
-/** Each campaign of one shape (in order of dates) with its number: that of what was sent as it, else a free one. */
+/**
+ * Each campaign of one shape (in order of dates) with its number: that of what was sent as it, else
+ * a free one. Linear in the campaigns but for the pairs the clock can explain (a window of dates
+ * around each explanation), so a run of thousands of one shape takes milliseconds.
+ */
 function numbered(ordered: CampaignIdentity[], sent: SentRecord[], zones: string[]): Map<CampaignIdentity, number> {
 	const matched = new Map<CampaignIdentity, number>();
-	const open = [...sent].sort((a, b) => a.ordinal! - b.ordinal!);
-	const match = (campaign: CampaignIdentity, record: SentRecord) => {
-		matched.set(campaign, record.ordinal!);
-		open.splice(open.indexOf(record), 1);
-	};
-	const unmatched = () => ordered.filter((campaign) => !matched.has(campaign));
+	const open = new Set([...sent].sort((a, b) => a.ordinal! - b.ordinal!));
 	// The same dates: the same campaign (fixed dates, or a Retry within the second).
-	for (const record of [...open]) {
-		const same = unmatched().find((campaign) => compareDates(campaign.dates, record.dates) === 0);
-		if (same) match(same, record);
+	const byDates = new Map<string, CampaignIdentity[]>();
+	for (const campaign of ordered) byDates.set(campaign.dates.join(), [...(byDates.get(campaign.dates.join()) ?? []), campaign]);
+	for (const record of open) {
+		const same = byDates.get(record.dates.join())?.shift();
+		if (same) {
+			matched.set(same, record.ordinal!);
+			open.delete(record);
+		}
 	}
 	// Dates the clock moved: the pairs the clock explains best first (a morning and an evening
 	// campaign a day on are each their own, however late the Retry).
-	const pairs = open.flatMap((record) =>
-		ordered.map((campaign) => ({ record, campaign, off: clockMoveError(record, campaign.dates, campaign.evaluatedAt, zones) })),
-	);
-	for (const { record, campaign } of pairs.filter(({ off }) => off <= CLOCK_TOLERANCE_MS).sort((a, b) => a.off - b.off)) {
-		if (open.includes(record) && !matched.has(campaign)) match(campaign, record);
+	const left = ordered.filter((campaign) => !matched.has(campaign) && campaign.dates.length);
+	const starts = left.map((campaign) => campaign.dates[0]);
+	const nowMs = Math.max(0, ...left.map((campaign) => campaign.evaluatedAt ?? 0)) || Date.now();
+	const pairs: Array<{ record: SentRecord; campaign: CampaignIdentity; off: number }> = [];
+	// Hours and days begun, by the second the dates were read (a run reads thousands within seconds).
+	const begun = new Map<number, number[]>();
+	for (const record of open) {
+		const second = Math.floor(record.at / 1000) * 1000;
+		if (!begun.has(second)) begun.set(second, unitsBegun(second, nowMs, zones));
+		const explanations = [Math.max(0, nowMs - record.at), ...begun.get(second)!];
+		for (const explanation of new Set(explanations)) {
+			const target = record.dates[0] + explanation;
+			for (let index = firstAtLeast(starts, target - CLOCK_TOLERANCE_MS); index < left.length && starts[index] <= target + CLOCK_TOLERANCE_MS; index++) {
+				const off = moveError(record, left[index].dates, explanations);
+				if (off <= CLOCK_TOLERANCE_MS) pairs.push({ record, campaign: left[index], off });
+			}
+		}
+	}
+	for (const { record, campaign } of pairs.sort((a, b) => a.off - b.off)) {
+		if (open.has(record) && !matched.has(campaign)) {
+			matched.set(campaign, record.ordinal!);
+			open.delete(record);
+		}
 	}
 	// The others: the numbers nothing sent holds.
 	const taken = new Set(sent.map((record) => record.ordinal));
 	let next = 0;
-	for (const campaign of unmatched()) {
+	for (const campaign of ordered) {
+		if (matched.has(campaign)) continue;
 		while (taken.has(next)) next++;
 		matched.set(campaign, next++);
 	}
 	return matched;
+}
+
+/** The first index of `sorted` whose value is at least `value`. */
+function firstAtLeast(sorted: number[], value: number): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const middle = (low + high) >> 1;
+		if (sorted[middle] < value) low = middle + 1;
+		else high = middle;
+	}
+	return low;
 }
 
 /** The zones whose midnight `$today` and rounding follow: the workflow's, UTC and Indonesia's three. */
@@ -245,13 +280,20 @@ const CLOCK_TOLERANCE_MS = 10 * 60_000;
  * meanwhile.
  */
 export function clockMoveError(record: SentRecord, dates: number[], nowMs = Date.now(), zones: string[] = ['UTC']): number {
+	return moveError(record, dates, clockExplanations(record, nowMs, zones));
+}
+
+/** The moves the clock explains since `record`'s dates were read: the time since, the hours and the days begun. */
+function clockExplanations(record: SentRecord, nowMs: number, zones: string[]): number[] {
+	return [Math.max(0, nowMs - record.at), ...unitsBegun(record.at, nowMs, zones)];
+}
+
+function moveError(record: SentRecord, dates: number[], explanations: number[]): number {
 	if (record.dates.length !== dates.length) return Infinity;
 	if (!dates.length) return 0;
-	const moves = dates.map((date, index) => date - record.dates[index]);
-	const move = moves[0];
-	if (move < 0 || moves.some((each) => Math.abs(each - move) > SAME_MOVE_MS)) return Infinity;
-	const explained = [Math.max(0, nowMs - record.at), ...unitsBegun(record.at, nowMs, zones)];
-	return Math.min(...explained.map((explanation) => Math.abs(move - explanation)));
+	const move = dates[0] - record.dates[0];
+	if (move < 0 || dates.some((date, index) => Math.abs(date - record.dates[index] - move) > SAME_MOVE_MS)) return Infinity;
+	return Math.min(...explanations.map((explanation) => Math.abs(move - explanation)));
 }
 
 /** Whether `dates` are `record`'s dates moved by the clock (`clockMoveError` within the tolerance). */
