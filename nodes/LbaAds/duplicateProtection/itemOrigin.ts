@@ -102,8 +102,8 @@ export interface RetryIdentity {
 /**
  * The retry key of each item (see keys.ts): its execution, its run, and which campaign it is.
  * Identical shapes are numbered: each takes the number of what the retried execution sent with the
- * same dates, else with dates the clock moved (the nearest move to the time since); the others take
- * the numbers nothing sent holds, in order of their dates, then of their items.
+ * same dates, else with dates the clock moved (the pairs the clock explains best first); the others
+ * take the numbers nothing sent holds, in order of their dates, then of their items.
  */
 export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[], target: string): Map<number, RetryIdentity> {
 	const execution = executionIdentity(ctx);
@@ -144,7 +144,11 @@ function numbered(ordered: CampaignIdentity[], sent: SentRecord[], zones: string
 	const open = new Set([...sent].sort((a, b) => a.ordinal! - b.ordinal!));
 	// The same dates: the same campaign (fixed dates, or a Retry within the second).
 	const byDates = new Map<string, CampaignIdentity[]>();
-	for (const campaign of ordered) byDates.set(campaign.dates.join(), [...(byDates.get(campaign.dates.join()) ?? []), campaign]);
+	for (const campaign of ordered) {
+		const dates = campaign.dates.join();
+		if (!byDates.has(dates)) byDates.set(dates, []);
+		byDates.get(dates)!.push(campaign);
+	}
 	for (const record of open) {
 		const same = byDates.get(record.dates.join())?.shift();
 		if (same) {
@@ -158,12 +162,9 @@ function numbered(ordered: CampaignIdentity[], sent: SentRecord[], zones: string
 	const starts = left.map((campaign) => campaign.dates[0]);
 	const nowMs = Math.max(0, ...left.map((campaign) => campaign.evaluatedAt ?? 0)) || Date.now();
 	const pairs: Array<{ record: SentRecord; campaign: CampaignIdentity; off: number }> = [];
-	// Hours and days begun, by the second the dates were read (a run reads thousands within seconds).
 	const begun = new Map<number, number[]>();
 	for (const record of open) {
-		const second = Math.floor(record.at / 1000) * 1000;
-		if (!begun.has(second)) begun.set(second, unitsBegun(second, nowMs, zones));
-		const explanations = [Math.max(0, nowMs - record.at), ...begun.get(second)!];
+		const explanations = clockExplanations(record, nowMs, zones, begun);
 		for (const explanation of new Set(explanations)) {
 			const target = record.dates[0] + explanation;
 			for (let index = firstAtLeast(starts, target - CLOCK_TOLERANCE_MS); index < left.length && starts[index] <= target + CLOCK_TOLERANCE_MS; index++) {
@@ -273,21 +274,18 @@ const SAME_MOVE_MS = 60_000;
 const CLOCK_TOLERANCE_MS = 10 * 60_000;
 
 /**
- * How far `dates` are from `record`'s dates moved by the clock (ms; Infinity when they are not: a
- * date moved otherwise than the others, or backwards). The clock explains a move by the time since
- * the dates were read, or, for dates rounded to the hour or the day (`$now.startOf('hour')`,
- * `$today`), by the hours or the days (in the workflow's zone, UTC, WIB, WITA or WIT) that began
- * meanwhile.
+ * The moves the clock explains since `record`'s dates were read: the time since, or, for dates
+ * rounded to the hour or the day (`$now.startOf('hour')`, `$today`), the hours or the days (in the
+ * workflow's zone, UTC, WIB, WITA or WIT) begun meanwhile. `begun` keeps the latter by the second
+ * the dates were read: a run reads thousands within seconds.
  */
-export function clockMoveError(record: SentRecord, dates: number[], nowMs = Date.now(), zones: string[] = ['UTC']): number {
-	return moveError(record, dates, clockExplanations(record, nowMs, zones));
+function clockExplanations(record: SentRecord, nowMs: number, zones: string[], begun = new Map<number, number[]>()): number[] {
+	const second = Math.floor(record.at / 1000) * 1000;
+	if (!begun.has(second)) begun.set(second, unitsBegun(second, nowMs, zones));
+	return [Math.max(0, nowMs - record.at), ...begun.get(second)!];
 }
 
-/** The moves the clock explains since `record`'s dates were read: the time since, the hours and the days begun. */
-function clockExplanations(record: SentRecord, nowMs: number, zones: string[]): number[] {
-	return [Math.max(0, nowMs - record.at), ...unitsBegun(record.at, nowMs, zones)];
-}
-
+/** How far `dates` are from `record`'s moved by one of `explanations` (ms); Infinity when not every date moved forward by one amount. */
 function moveError(record: SentRecord, dates: number[], explanations: number[]): number {
 	if (record.dates.length !== dates.length) return Infinity;
 	if (!dates.length) return 0;
@@ -296,7 +294,7 @@ function moveError(record: SentRecord, dates: number[], explanations: number[]):
 	return Math.min(...explanations.map((explanation) => Math.abs(move - explanation)));
 }
 
-/** Whether `dates` are `record`'s dates moved by the clock (`clockMoveError` within the tolerance). */
+/** The rule `numbered` applies to each pair: `dates` are `record`'s moved by the clock, within the tolerance. */
 export function movedByClock(record: SentRecord, dates: number[], nowMs = Date.now(), zones: string[] = ['UTC']): boolean {
-	return clockMoveError(record, dates, nowMs, zones) <= CLOCK_TOLERANCE_MS;
+	return moveError(record, dates, clockExplanations(record, nowMs, zones)) <= CLOCK_TOLERANCE_MS;
 }
