@@ -154,15 +154,32 @@ export interface Deployment {
 	publish(id: string): Promise<void>;
 }
 
-/** Row C is refused (503): A and B created, the parent's execution fails. */
-async function failAtRowC({ steps, runParent }: Deployment, parentId: string, prefix: string) {
-	await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
-	const failed = await runParent(parentId);
+/** Runs parent `parentId` with the campaign request after the first `created` refused once (503). */
+async function refuseOnceAfter({ steps, runParent }: Deployment, parentId: string, created: number) {
+	await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: created, times: 1 });
+	const run = await runParent(parentId);
 	await steps.clearFaults();
+	return run;
+}
+/** The same, and the parent's execution fails (no Retry On Fail). */
+async function failAfter(deployment: Deployment, parentId: string, created: number) {
+	const failed = await refuseOnceAfter(deployment, parentId, created);
 	expect(failed.status).toBe('error');
-	expect(countsOf(await steps.journal(prefix))).toEqual({ [`${prefix}-A`]: 1, [`${prefix}-B`]: 1 });
 	return failed;
 }
+/** Row C is refused (503): A and B created, the parent's execution fails. */
+async function failAtRowC(deployment: Deployment, parentId: string, prefix: string) {
+	const failed = await failAfter(deployment, parentId, 2);
+	expect(countsOf(await deployment.steps.journal(prefix))).toEqual({ [`${prefix}-A`]: 1, [`${prefix}-B`]: 1 });
+	return failed;
+}
+/** A save of the child whose Code node now returns `rows` (as when its sheet changed). */
+const withRows =
+	(rows: string): Parameters<e2e.UserSteps['saveWorkflow']>[1] =>
+	({ nodes, connections }) => ({
+		nodes: nodes.map((node) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${rows}).map((json) => ({ json }));` } } : node)),
+		connections,
+	});
 /** The child saved with `change` and published (2.x runs a sub-workflow's published version), then the parent retried a second later. */
 async function changeChildThenRetry({ steps, publish }: Deployment, workflows: typeof CHANGED, failed: e2e.FinishedExecution, change: Parameters<e2e.UserSteps['saveWorkflow']>[1]) {
 	await steps.saveWorkflow(workflows.child.id, change);
@@ -180,10 +197,7 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 		async (deployment) => {
 			const { steps } = deployment;
 			const failed = await failAtRowC(deployment, CHANGED.parent.id, 'changed');
-			const retried = await changeChildThenRetry(deployment, CHANGED, failed, ({ nodes, connections }) => ({
-				nodes: nodes.map((node) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${rowsOf('changed', 'NDCB')}).map((json) => ({ json }));` } } : node)),
-				connections,
-			}));
+			const retried = await changeChildThenRetry(deployment, CHANGED, failed, withRows(rowsOf('changed', 'NDCB')));
 			expect(countsOf(await steps.journal('changed'))).toEqual({ 'changed-A': 1, 'changed-B': 1, 'changed-C': 1, 'changed-D': 1, 'changed-N': 1 });
 			const [n, d, c, b] = retried.output(SUB);
 			expect([n.status, d.status, c.status]).toEqual(['Published', 'Published', 'Published']);
@@ -206,10 +220,9 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 	],
 	[
 		'a Code node builds two campaigns per store with DateTime.now() times (no pairedItem); Retry On Fail on the Execute Workflow node: 4 of 4, each hold on its own campaign',
-		async ({ steps, runParent }) => {
-			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
-			const result = await runParent(TWO_PER_STORE.parent.id);
-			await steps.clearFaults();
+		async (deployment) => {
+			const { steps } = deployment;
+			const result = await refuseOnceAfter(deployment, TWO_PER_STORE.parent.id, 3);
 			expect(result.status).toBe('success');
 			const created = await steps.journal('two');
 			expect(countsOf(created)).toEqual({ 'two-A': 2, 'two-B': 2 });
@@ -234,10 +247,9 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 	],
 	[
 		"the parent passes $now through Workflow Inputs; Retry On Fail on the Execute Workflow node: 4 of 4",
-		async ({ steps, runParent }) => {
-			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
-			const result = await runParent(STAMPED.retryOnFail.id);
-			await steps.clearFaults();
+		async (deployment) => {
+			const { steps } = deployment;
+			const result = await refuseOnceAfter(deployment, STAMPED.retryOnFail.id, 2);
 			expect(result.status).toBe('success');
 			expect(countsOf(await steps.journal('tries'))).toEqual({ 'tries-A': 1, 'tries-B': 1, 'tries-C': 1, 'tries-D': 1 });
 		},
@@ -295,14 +307,8 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 		'two campaigns of one shape, morning and evening (fixed dates): the morning one created, the evening one refused, the morning row gone before the parent Retry: the evening one sent, not held as the morning\'s',
 		async (deployment) => {
 			const { steps } = deployment;
-			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
-			const failed = await deployment.runParent(SLOTS_FIXED.parent.id);
-			await steps.clearFaults();
-			expect(failed.status).toBe('error');
-			const retried = await changeChildThenRetry(deployment, SLOTS_FIXED, failed, ({ nodes, connections }) => ({
-				nodes: nodes.map((node) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${slotRows('slots', 'evening')}).map((json) => ({ json }));` } } : node)),
-				connections,
-			}));
+			const failed = await failAfter(deployment, SLOTS_FIXED.parent.id, 1);
+			const retried = await changeChildThenRetry(deployment, SLOTS_FIXED, failed, withRows(slotRows('slots', 'evening')));
 			expect(retried.output(SUB).map((item: Json) => item.status ?? item.earlierOutcome)).toEqual(['Published']);
 			expect(countsOf(await steps.journal('slots'), startOf)).toEqual({ 'slots-A 2036-12-01T09:00:00+07:00': 1, 'slots-A 2036-12-01T18:00:00+07:00': 1 });
 		},
@@ -311,16 +317,10 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 		'two campaigns of one shape with $now windows: the evening one created, the morning one refused and its row filtered out before the parent Retry: the evening one held, naming its campaign, not sent twice',
 		async (deployment) => {
 			const { steps } = deployment;
-			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
-			const failed = await deployment.runParent(SLOTS_NOW.parent.id);
-			await steps.clearFaults();
-			expect(failed.status).toBe('error');
+			const failed = await failAfter(deployment, SLOTS_NOW.parent.id, 1);
 			const [created, ...others] = await steps.journal('slotsnow');
 			expect(others).toEqual([]);
-			const retried = await changeChildThenRetry(deployment, SLOTS_NOW, failed, ({ nodes, connections }) => ({
-				nodes: nodes.map((node) => (node.name === CODE ? { ...node, parameters: { jsCode: `return (${slotRows('slotsnow', 'evening')}).map((json) => ({ json }));` } } : node)),
-				connections,
-			}));
+			const retried = await changeChildThenRetry(deployment, SLOTS_NOW, failed, withRows(slotRows('slotsnow', 'evening')));
 			expect(retried.output(SUB)).toEqual([expect.objectContaining({ skipped: true, earlierOutcome: 'created', campaignId: created.campaignId })]);
 			expect(await steps.journal('slotsnow')).toHaveLength(1);
 		},

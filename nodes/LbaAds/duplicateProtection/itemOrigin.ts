@@ -251,12 +251,10 @@ export function rememberSending(ctx: IExecuteFunctions, identity: RetryIdentity,
 	if (records) records[identity.key] = { dates, at: evaluatedAt, group: identity.group, ordinal: identity.ordinal };
 }
 
-/** Written once a campaign is created: a Retry of this execution names it, and checks its dates. */
-export function rememberCreated(ctx: IExecuteFunctions, key: string, campaignId: unknown, dates: number[]): void {
-	const records = sentRecords(ctx);
-	if (!records || campaignId === undefined || campaignId === null) return;
-	const sending = records[key];
-	records[key] = { ...sending, at: sending?.at ?? Date.now(), dates, campaignId: String(campaignId) };
+/** Added once a campaign is created (to what `rememberSending` wrote): a Retry of this execution names it. */
+export function rememberCreated(ctx: IExecuteFunctions, key: string, campaignId: unknown): void {
+	const sending = sentRecords(ctx)?.[key];
+	if (sending && campaignId !== undefined && campaignId !== null) sending.campaignId = String(campaignId);
 }
 
 /** What the execution this one retries created for `key`, when its context kept it. */

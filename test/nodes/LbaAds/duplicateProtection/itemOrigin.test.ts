@@ -125,7 +125,8 @@ describe('what the execution created, kept in its context', () => {
 	it('a created campaign is named for a Retry (the context a Retry copies; the caller\'s in a sub-execution)', () => {
 		const callerContext: IDataObject = { version: 1 };
 		const child = context({ parentExecution: { workflowId: 'parent', executionContext: callerContext } });
-		rememberCreated(child, 'retry:v3:k', '3F9A1C0B7D2E4A65', [at(2), at(50)]);
+		rememberSending(child, { key: 'retry:v3:k' }, [at(2), at(50)], at(1));
+		rememberCreated(child, 'retry:v3:k', '3F9A1C0B7D2E4A65');
 		expect(Object.keys(callerContext[CREATED_FIELD] as IDataObject)).toEqual(['retry:v3:k']);
 		const retriedChild = context({ parentExecution: { workflowId: 'parent', executionContext: JSON.parse(JSON.stringify(callerContext)) } });
 		expect(createdFor(retriedChild, 'retry:v3:k')).toMatchObject({ campaignId: '3F9A1C0B7D2E4A65', dates: [at(2), at(50)] });
@@ -158,7 +159,7 @@ describe('what the execution created, kept in its context', () => {
 		const first = retryKeysOf(ctx, [campaign(0, 'A', 2), campaign(1, 'A', 11)], TARGET);
 		// The morning one sent and created, the evening one sent and refused.
 		rememberSending(ctx, first.get(0)!, [at(2), at(50)], at(1));
-		rememberCreated(ctx, first.get(0)!.key, 'MORNING', [at(2), at(50)]);
+		rememberCreated(ctx, first.get(0)!.key, 'MORNING');
 		rememberSending(ctx, first.get(1)!, [at(11), at(59)], at(1));
 		const retried = context({ context: JSON.parse(JSON.stringify(stage.context)) });
 		// The morning row gone (marked sent): the evening campaign keeps its own number, not the morning's.

@@ -422,7 +422,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 				retry: false,
 			});
 			// A Retry of this execution names this campaign when it holds it back.
-			if (request.retryKey !== undefined) rememberCreated(ctx, request.retryKey, response.campaignId, campaignIdentity(request.body).dates);
+			if (request.retryIdentity) rememberCreated(ctx, request.retryIdentity.key, response.campaignId);
 			return [createdOutput(request, sms, response, keysOutput(request))];
 		} catch (error) {
 			throw campaignFailure(error, keysOutput(request).forgetKeys);
