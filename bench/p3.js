@@ -21,8 +21,8 @@ const CAMPAIGN = {
 		locationId: 161,
 		smsQty: 1000,
 		message: 'Warung Kita Bandung buka! Diskon 20%.',
-		startDate: '2026-12-01T09:00:00+07:00',
-		endDate: '2026-12-07T21:00:00+07:00',
+		startDate: '2036-12-01T09:00:00+07:00',
+		endDate: '2036-12-07T21:00:00+07:00',
 		telcoId,
 	})),
 };

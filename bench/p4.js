@@ -49,7 +49,7 @@ const workflow = {
 			channelsInput: 'fields',
 			channels: {
 				channel: [
-					{ sender: 'LBABENCH', locationId: 3273, smsQty: 100, message: '=Promo {{ $json.city }}!', startDate: '2026-12-01T09:00:00+07:00', endDate: '2026-12-02T21:00:00+07:00', telcoId: 'tsel' },
+					{ sender: 'LBABENCH', locationId: 3273, smsQty: 100, message: '=Promo {{ $json.city }}!', startDate: '2036-12-01T09:00:00+07:00', endDate: '2036-12-02T21:00:00+07:00', telcoId: 'tsel' },
 				],
 			},
 		}),

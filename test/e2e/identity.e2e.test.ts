@@ -24,8 +24,11 @@ const TRIGGER_DATES = { startDate: '={{ DateTime.fromISO($json.at).plus({ minute
 const DATES: Record<Style, { startDate: string; endDate: string }> = { fixed: e2e.FIXED_DATES, now: e2e.NOW_DATES, trigger: TRIGGER_DATES };
 /** The node's Retry On Fail: two tries, more than a second apart (so that `$now` moves). */
 const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 };
-/** What a webhook caller sends twice, and the schedule trigger's output pinned for two runs. */
-const CALLER_AT = '2026-12-01T08:00:00.000+07:00';
+/**
+ * What a webhook caller sends twice, and the schedule trigger's output pinned for two runs: 08:00 WIB
+ * two days from now (from the clock, so the trigger style's three-day window is never over).
+ */
+const CALLER_AT = `${new Date(Date.now() + (7 + 48) * 3600_000).toISOString().slice(0, 10)}T08:00:00.000+07:00`;
 
 const lbaParameters = (style: Style, message = MESSAGE) =>
 	e2e.createCampaignParameters({ channels: { channel: [e2e.channel({ ...DATES[style], message })] } });

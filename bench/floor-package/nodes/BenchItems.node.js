@@ -59,8 +59,8 @@ class BenchItems {
 							description: `Store opening promo for ${city}`,
 							city,
 							locationId,
-							start: '2026-12-01T09:00:00+07:00',
-							end: '2026-12-07T21:00:00+07:00',
+							start: '2036-12-01T09:00:00+07:00',
+							end: '2036-12-07T21:00:00+07:00',
 						};
 			out[n] = { json, pairedItem: { item: 0 } };
 		}

@@ -7,7 +7,7 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { judgeExecution } = require('./cli');
 
-const record = (status: string) => ({ id: 7, status, mode: 'cli', finished: status === 'success', startedAt: '2026-11-26 10:00:00.000', stoppedAt: '2026-11-26 10:00:02.000' });
+const record = (status: string) => ({ id: 7, status, mode: 'cli', finished: status === 'success', startedAt: '2020-11-26 10:00:00.000', stoppedAt: '2020-11-26 10:00:02.000' });
 const ended = (code: number | null, signal: string | null, stderr = '', stdout = '{ "status": "success" }') => ({ code, signal, stderr, stdout });
 
 describe("an n8n execute judged by n8n's record of the execution", () => {
