@@ -79,9 +79,12 @@ const PARTS = e2e.workflow(
 	[e2e.manualTrigger('insParts-start'), countedItems('insParts-code', 'part', 5), PARTS_LOOP, e2e.executeWorkflowNode('insParts-call', 'One execution per part', PART.id)],
 	e2e.connect(e2e.connect(e2e.chain('Start', 'Campaigns to send', 'Parts'), 'Parts', 'One execution per part', 1), 'One execution per part', 'Parts'),
 );
-/** Dates as the page writes them for "once a day": from $today at fixed hours. */
+/** Dates as the page writes them for "once a day": the day from the clock, the time as text. */
 const ONCE_A_DAY = e2e.campaignWorkflow('insToday', 'Instructions: once a day', e2e.namedItems('today', 2), {
-	lbaParameters: parameters({}, { startDate: '={{ $today.plus({ days: 1 }).set({ hour: 9 }) }}', endDate: '={{ $today.plus({ days: 2 }).set({ hour: 18 }) }}' }),
+	lbaParameters: parameters(
+		{},
+		{ startDate: "={{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00", endDate: "={{ $now.setZone('Asia/Jakarta').plus({ days: 2 }).toISODate() }} 18:00" },
+	),
 });
 /** Campaign Input JSON given the item's list of campaigns. */
 const CAMPAIGN_LIST = e2e.workflow(
@@ -215,15 +218,16 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 		expect(countsOf(await steps.journal('max'))).toEqual(once('max', 3));
 	});
 
-	test('a window that is over: "Give each channel a Send Until in the future (and a Send From), then run again": 1 campaign in the future', async () => {
+	test('a window that is over: "Give each channel a Send Until in the future and a Send From from 08:00 to 21:00 …, e.g. <tomorrow> 09:00": typed so, 1 campaign at 09:00 WIB', async () => {
 		const { message, advice } = await refused(WINDOW_OVER.id, 'over');
 		expect(message).toMatch(/^Item 1 › Channel 1 › Send Until: .* has passed/);
-		expect(advice).toMatch(/^Give each channel a Send Until in the future \(and a Send From\), then run again/);
-		await setLba(WINDOW_OVER.id, (p) => ({ ...p, channels: { channel: [{ ...p.channels.channel[0], ...e2e.NOW_DATES }] } }));
+		const example = /^Give each channel a Send Until in the future and a Send From from 08:00 to 21:00 in its recipients' local time, e\.g\. (\d{4}-\d{2}-\d{2}) 09:00 \(typed so, it is read in the recipients' local time\), then run again/.exec(advice);
+		expect(example).not.toBeNull();
+		await setLba(WINDOW_OVER.id, (p) => ({ ...p, channels: { channel: [{ ...p.channels.channel[0], startDate: `${example![1]} 09:00`, endDate: `${example![1]} 18:00` }] } }));
 		expect((await steps.run(WINDOW_OVER.id)).status).toBe('success');
 		const sent = await steps.journal('over');
 		expect(countsOf(sent)).toEqual(once('over', 1));
-		expect(Date.parse(sent[0].request.channels[0].endDate)).toBeGreaterThan(Date.now());
+		expect(sent[0].request.channels[0].startDate).toBe(`${example![1]}T09:00:00+07:00`);
 	});
 
 	test('no list of places on a UTC workflow: "Set Options › Timezone to the zone the dates are written in": Asia/Makassar, 1 campaign at 09:00 WITA', async () => {
@@ -383,13 +387,17 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 		console.log(`[e2e] instructions: 10,001 items refused in ${(refusalMs / 1000).toFixed(1)} s`);
 	});
 
-	test('dates from $today at fixed hours, as the page says to make "once a day" mean once a day: two runs the same day, each campaign once', async () => {
+	test('the day from the clock and the time as text, as the page says to make "once a day" mean once a day, on n8n\'s default zone: two runs the same day, each campaign once, at 09:00 WIB', async () => {
 		expect((await steps.run(ONCE_A_DAY.id)).status).toBe('success');
-		await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on; $today does not
+		await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on; the day in WIB does not
 		const again = await steps.run(ONCE_A_DAY.id);
 		expect(again.status).toBe('success');
 		expect(again.output(LBA).map((item: Json) => item.earlierOutcome)).toEqual(['created', 'created']);
-		expect(countsOf(await steps.journal('today'))).toEqual(once('today', 2));
+		const sent = await steps.journal('today');
+		expect(countsOf(sent)).toEqual(once('today', 2));
+		// Bandung's recipients' 09:00 and 18:00, whatever n8n's zone (the instance's, America/New_York, here).
+		for (const campaign of sent) expect(campaign.request.channels[0].startDate).toMatch(/T09:00:00\+07:00$/);
+		for (const campaign of sent) expect(campaign.request.channels[0].endDate).toMatch(/T18:00:00\+07:00$/);
 	});
 
 	test('Campaign (JSON) given a list: "For several campaigns, give one item per campaign": a Split Out node before it, run again: 2 campaigns, each once', async () => {

@@ -11,6 +11,8 @@ import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
 	UnexpectedError,
 	Workflow,
+	getGlobalState,
+	setGlobalState,
 	createRunExecutionData,
 	deepCopy,
 	type ExecutionError,
@@ -148,19 +150,30 @@ function retryData(after: IRun): IRunExecutionData {
 	return data;
 }
 
-export async function runWorkflow(
-	loaded: LoadedNodes,
-	workflowJson: WorkflowJson,
-	options: RunOptions = {},
-): Promise<RunResult> {
+/**
+ * Runs a workflow as n8n does on an instance whose zone is `options.timezone` (else n8n's global
+ * state's, as a test set it): the workflow's settings stay as saved, so one without a zone of its
+ * own takes the instance's (n8n's Workflow reads n8n's global state), and the node reads the
+ * instance's zone from there too.
+ */
+export async function runWorkflow(loaded: LoadedNodes, workflowJson: WorkflowJson, options: RunOptions = {}): Promise<RunResult> {
+	const saved = getGlobalState();
+	const instance = options.timezone && options.timezone !== 'DEFAULT' ? options.timezone : (saved.defaultTimezone ?? N8N_DEFAULT_TIMEZONE);
+	setGlobalState({ ...saved, defaultTimezone: instance });
+	try {
+		return await runOnInstance(loaded, workflowJson, options);
+	} finally {
+		setGlobalState(saved);
+	}
+}
+
+async function runOnInstance(loaded: LoadedNodes, workflowJson: WorkflowJson, options: RunOptions): Promise<RunResult> {
 	const mode = options.mode ?? (options.again?.kind === 'retry' ? 'retry' : options.parentExecution ? 'integrated' : 'manual');
 	const executionId = String(++executionCounter);
 	// The engine mutates nodes (adds parameter defaults) and credentials; keep the caller's intact.
 	const nodes = deepCopy(workflowJson.nodes);
-	const settings: IWorkflowSettings = {
-		...workflowJson.settings,
-		timezone: effectiveTimezone(workflowJson.settings, options.timezone),
-	};
+	// As saved: 'DEFAULT' stays the text n8n hands the node; no zone at all is the instance's.
+	const settings: IWorkflowSettings = { ...workflowJson.settings };
 	const store: CredentialStore = deepCopy(options.credentials ?? {});
 	const credentialsHelper = new HarnessCredentialsHelper(loaded.credentialTypes, loaded.nodeTypes, store);
 

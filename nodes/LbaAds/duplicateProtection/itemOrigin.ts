@@ -3,7 +3,7 @@ import type { IExecuteFunctions, IRunExecutionData } from 'n8n-workflow';
 
 import { retryKey } from './keys';
 import { runsAsTool } from '../helpers/aiTool';
-import { isValidZone, unitsBegun } from '../helpers/dates';
+import { isValidZone, unitsBegun, workflowZone } from '../helpers/dates';
 import { INDONESIAN_ZONES } from '../helpers/indonesianZones';
 
 /**
@@ -204,8 +204,9 @@ function firstAtLeast(sorted: number[], value: number): number {
 
 /** The zones whose midnight `$today` and rounding follow: the workflow's, UTC and Indonesia's three. */
 function clockZones(ctx: IExecuteFunctions): string[] {
-	const workflowZone = typeof ctx.getTimezone === 'function' ? ctx.getTimezone() : undefined;
-	return [...new Set([workflowZone, 'UTC', ...Object.keys(INDONESIAN_ZONES)])].filter((zone): zone is string => typeof zone === 'string' && isValidZone(zone));
+	// n8n's "DEFAULT" is the instance's zone, as in the send windows.
+	const zone = typeof ctx.getTimezone === 'function' ? workflowZone(ctx).zone : undefined;
+	return [...new Set([zone, 'UTC', ...Object.keys(INDONESIAN_ZONES)])].filter((zone): zone is string => typeof zone === 'string' && isValidZone(zone));
 }
 
 function compareDates(a: number[], b: number[]): number {

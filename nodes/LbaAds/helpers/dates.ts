@@ -1,4 +1,6 @@
 import { DateTime } from 'luxon';
+import * as n8nWorkflow from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 /**
  * The one place where user-supplied dates become the API's format:
@@ -38,6 +40,30 @@ export function unitsBegun(fromMs: number, toMs: number, zones: string[]): numbe
 	const begun = (unit: 'day' | 'hour', zone: string) =>
 		DateTime.fromMillis(toMs, { zone }).startOf(unit).toMillis() - DateTime.fromMillis(fromMs, { zone }).startOf(unit).toMillis();
 	return [begun('hour', 'UTC'), ...zones.map((zone) => begun('day', zone))];
+}
+
+/**
+ * "Etc/GMT+7" is UTC−7 (the POSIX sign, reversed): said as people read it ("UTC−7"), or undefined
+ * for any other zone. No one in Indonesia means it; a marketer who writes it means UTC+7.
+ */
+export function posixOffsetZone(zone: string): string | undefined {
+	const match = /^Etc\/GMT([+-])(\d{1,2})$/i.exec(zone.trim());
+	return match && match[2] !== '0' ? `UTC${match[1] === '+' ? '−' : '+'}${Number(match[2])}` : undefined;
+}
+
+/** n8n's own zone when an instance sets none (GENERIC_TIMEZONE unset). */
+export const N8N_DEFAULT_ZONE = 'America/New_York';
+
+/** The workflow's timezone as n8n reads it: "DEFAULT" (or none) is the instance's (GENERIC_TIMEZONE). */
+export function workflowZone(ctx: IExecuteFunctions): { zone: string; source: string } {
+	// n8n hands a workflow without a zone of its own the instance's (getTimezone); its settings tell them apart.
+	const settings = typeof ctx.getWorkflowSettings === 'function' ? (ctx.getWorkflowSettings() as { timezone?: unknown }) : undefined;
+	const zone = String((settings ? settings.timezone : ctx.getTimezone()) ?? '').trim();
+	if (zone && zone.toUpperCase() !== 'DEFAULT') return { zone, source: "the workflow's timezone" };
+	// n8n-workflow keeps the instance's timezone in its global state (n8n sets it at start).
+	const instance = (n8nWorkflow as { getGlobalState?: () => { defaultTimezone?: string } }).getGlobalState?.().defaultTimezone;
+	const instanceZone = String(instance ?? ctx.getTimezone() ?? 'DEFAULT');
+	return { zone: instanceZone, source: `the n8n instance's timezone${instanceZone === N8N_DEFAULT_ZONE ? ", n8n's default" : ''} (the workflow's is Default)` };
 }
 
 /** The node's clock for send windows (epoch ms); the node tests set it to a fixed time. */
@@ -89,14 +115,89 @@ export function parseDate(input: unknown, zone: string, role: DateRole = 'start'
 		const parsed = parse(text, { zone, setZone: true });
 		if (parsed.isValid) return checked(parsed, `"${text}" is not a valid date`);
 	}
-	return {
-		ok: false,
-		reason: `"${text}" is not a date n8n can read; use ISO 8601 such as 2026-12-01T09:00:00+07:00`,
-	};
+	return asIndonesiansWriteIt(text, zone, role);
 }
 
-/** A time followed by "Z", "+07:00", "+0700" or "+07", or a trailing zone name ("… 09:00 Asia/Jakarta", "… GMT"). */
-const EXPLICIT_ZONE = /(?:\d{2}(?::?\d{2}){1,2}(?:[.,]\d+)?\s*(?:[zZ]|[+-]\d{2}(?::?\d{2})?)|\s(?:[A-Za-z_]+\/[A-Za-z_]+|GMT|UTC|UT))$/;
+/** What the field's hint shows: the form to type. */
+export const TYPED_FORM = '2026-12-01 09:00';
+/** The zone words Indonesians write after a time, and the zones they name. */
+export const ZONE_WORDS: Readonly<Record<string, string>> = { WIB: 'Asia/Jakarta', WITA: 'Asia/Makassar', WIT: 'Asia/Jayapura' };
+/** Month names in Indonesian and English, in full and shortened ("Des", "Agt", "Okt"). */
+const MONTHS: Readonly<Record<string, number>> = Object.fromEntries(
+	[
+		['jan', 'januari', 'january'],
+		['feb', 'peb', 'februari', 'pebruari', 'february'],
+		['mar', 'maret', 'march'],
+		['apr', 'april'],
+		['mei', 'may'],
+		['jun', 'juni', 'june'],
+		['jul', 'juli', 'july'],
+		['agu', 'agt', 'agus', 'agustus', 'aug', 'august'],
+		['sep', 'sept', 'september'],
+		['okt', 'oktober', 'oct', 'october'],
+		['nov', 'nop', 'november', 'nopember'],
+		['des', 'desember', 'dec', 'december'],
+	].flatMap((names, index) => names.map((name) => [name, index + 1])),
+);
+const WEEKDAY = /^(?:senin|selasa|rabu|kamis|jum'?at|sabtu|minggu|ahad|mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+/i;
+const ZONE_WORD = /\s*\b(WIB|WITA|WIT)$/i;
+const TIME = /(?:^|\s+|T)(?:pukul\s+|jam\s+)?(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?\s*(am|pm)?$/i;
+const DAY_FIRST = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/;
+const YEAR_FIRST = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
+const MONTH_NAME = /^(\d{1,2})\s+([a-z]+)\.?\s+(\d{4})$/i;
+
+/**
+ * A date as Indonesians type it (issue 61): day first ("10/12/2026" is 10 December), a time with a
+ * dot or one hour digit ("09.00", "9:00"), "WIB", "WITA" or "WIT" after the time, a month's name
+ * in Indonesian or English ("10 Des 2026"). Anything else is refused with its exact reason and the
+ * hint's own form, never guessed.
+ */
+function asIndonesiansWriteIt(input: string, zone: string, role: DateRole): ParsedDate {
+	const refuse = (why: string): ParsedDate => ({ ok: false, reason: `"${input}" ${why}; type it as ${TYPED_FORM} (or 01/12/2026 09.00 WIB)` });
+	let text = input.replace(WEEKDAY, '').trim();
+	const zoneWord = ZONE_WORD.exec(text)?.[1]?.toUpperCase();
+	if (zoneWord) text = text.replace(ZONE_WORD, '').trim();
+	const time = TIME.exec(text);
+	const dayText = time ? text.slice(0, time.index).trim() : text;
+	if (!dayText) return refuse(time ? 'is a time without a day' : 'is no date');
+	const [, year, month, day] = YEAR_FIRST.exec(dayText) ?? [];
+	const dayFirst = DAY_FIRST.exec(dayText);
+	const named = MONTH_NAME.exec(dayText);
+	const parts = year
+		? { year: Number(year), month: Number(month), day: Number(day) }
+		: dayFirst
+			? { year: Number(dayFirst[3]), month: Number(dayFirst[2]), day: Number(dayFirst[1]) }
+			: named
+				? { year: Number(named[3]), month: MONTHS[named[2].toLowerCase()], day: Number(named[1]) }
+				: undefined;
+	if (!parts) return refuse(`is not a date the node can read ("${dayText}" is no day it knows)`);
+	if (named && !parts.month) return refuse(`names no month the node knows ("${named[2]}"; Des, Desember and Dec all work)`);
+	if (parts.month < 1 || parts.month > 12) {
+		return refuse(`has month ${parts.month}, which does not exist (day and month are read day first, as Indonesians write them: ${dayFirst?.[1] ?? parts.day}/${dayFirst?.[2] ?? parts.month} is day ${parts.day} of month ${parts.month})`);
+	}
+	let hour = time ? Number(time[1]) : 0;
+	const meridiem = time?.[4]?.toLowerCase();
+	if (meridiem && (hour < 1 || hour > 12)) return refuse(`has ${time![1]} ${time![4]}, an hour that does not exist`);
+	if (meridiem === 'pm' && hour < 12) hour += 12;
+	if (meridiem === 'am' && hour === 12) hour = 0;
+	const minute = time ? Number(time[2]) : 0;
+	const second = time?.[3] ? Number(time[3]) : 0;
+	if (hour > 23 || minute > 59 || second > 59) return refuse(`has the time ${time![0].trim()}, which does not exist`);
+	const value = DateTime.fromObject({ ...parts, hour, minute, second }, { zone: zoneWord ? ZONE_WORDS[zoneWord] : zone });
+	if (!value.isValid) return refuse(`is a day that does not exist (${parts.day} ${monthName(parts.month)} ${parts.year})`);
+	return checked(!time && role === 'end' ? value.endOf('day').startOf('second') : value, `"${input}" is not a valid date`);
+}
+
+const monthName = (month: number) => DateTime.fromObject({ year: 2000, month, day: 1 }).toFormat('LLLL');
+
+/** A moment as a person reads it, written out in a zone: "Thursday 10 December 2026, 09:00 WIB". */
+export function writtenOut(instant: DateTime, zone: string, abbreviation?: string): string {
+	const local = instant.setZone(zone);
+	return `${local.toFormat('cccc d LLLL yyyy')}, ${local.toFormat(local.second ? 'HH:mm:ss' : 'HH:mm')} ${abbreviation ?? zone}`;
+}
+
+/** A time followed by "Z", "+07:00", "+0700" or "+07", or a trailing zone name ("… 09:00 Asia/Jakarta", "… GMT", "… 09.00 WIB"). */
+const EXPLICIT_ZONE = /(?:\d{2}(?::?\d{2}){1,2}(?:[.,]\d+)?\s*(?:[zZ]|[+-]\d{2}(?::?\d{2})?)|\s(?:[A-Za-z_]+\/[A-Za-z_]+|GMT|UTC|UT|WIB|WITA|WIT|wib|wita|wit))$/;
 
 /**
  * Whether a date value is a wall-clock time that only the timezone setting turns into an instant

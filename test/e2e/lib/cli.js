@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { node24Env, n8nBin, freePort } = require('./env');
+const { anyHourOfDay } = require('./night');
 
 /**
  * Environment for any n8n process (CLI or server) on a user folder: SQLite, quiet,
@@ -16,7 +17,8 @@ function n8nEnv(userFolder, extra = {}) {
 	return node24Env({
 		N8N_USER_FOLDER: dir,
 		DB_TYPE: 'sqlite',
-		GENERIC_TIMEZONE: 'UTC',
+		// No GENERIC_TIMEZONE: n8n's own default zone (America/New_York), as a marketer's n8n has it
+		// (issue 61). A suite that means another passes it in `extra`.
 		TZ: 'UTC',
 		N8N_LOG_LEVEL: 'warn',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -123,7 +125,9 @@ async function importCredentials(userFolder, credentials) {
  * to be executed with --id later), an array of them, or a path to a JSON file.
  */
 async function importWorkflow(userFolder, workflow) {
-	const file = typeof workflow === 'string' ? workflow : writeInput(userFolder, `workflow-${Date.now()}.json`, workflow);
+	// A file (an example) is imported as a user imports it, but for night.js's option.
+	const data = anyHourOfDay(typeof workflow === 'string' ? JSON.parse(fs.readFileSync(workflow, 'utf8')) : workflow);
+	const file = writeInput(userFolder, `workflow-${Date.now()}.json`, data);
 	return runN8nOk(userFolder, ['import:workflow', `--input=${file}`]);
 }
 

@@ -5,6 +5,8 @@
  */
 import * as http from 'node:http';
 
+import { Settings as luxonSettings } from 'luxon';
+
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { chain, harnessDeduplicator, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
@@ -27,6 +29,9 @@ export const NODE_TYPE = 'n8n-nodes-lba-ads.lbaAds';
 
 /** "Now" for the node's send windows in the node tests (useSandbox): 2026-11-26 09:00 WIB. */
 export const TEST_NOW = Date.parse('2026-11-26T02:00:00Z');
+const HOUR_MS = 3_600_000;
+/** How far `$now` is from the real clock in the node tests: whole hours, to within the hour after TEST_NOW. */
+const luxonShift = Math.ceil((TEST_NOW - Date.now()) / HOUR_MS) * HOUR_MS;
 
 export interface Context {
 	sandbox: Sandbox;
@@ -55,6 +60,11 @@ export function useSandbox(options: Record<string, unknown> = {}, { realRetryWai
 		// every fixture's dates (2026-12-01 ...), so the tests mean the same next year.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		(require('../../../dist/nodes/LbaAds/helpers/dates') as { clock: { now(): number } }).clock.now = () => TEST_NOW;
+		// `$now` and `$today` (luxon's clock, which n8n's expressions read) run on from the same
+		// morning, a whole number of hours from the real clock: a `$now` date still moves with time (a
+		// Retry gives later ones, an hour begun is an hour begun), but starts by day in WIB, never
+		// at night because of when CI runs.
+		luxonSettings.now = () => Date.now() + luxonShift;
 		if (realRetryWaits) return;
 		// The node as n8n loads it (dist/): its retries go at once, each wait recorded for the test to
 		// check, so a test of three retries does not sleep their 3.5 s of back-off. The reliability
@@ -67,6 +77,7 @@ export function useSandbox(options: Record<string, unknown> = {}, { realRetryWai
 		};
 	});
 	afterAll(async () => {
+		luxonSettings.now = () => Date.now();
 		await context.sandbox?.close();
 	});
 	beforeEach(async () => {

@@ -14,6 +14,7 @@ const { startSandbox } = require('../../../sandbox/server');
 const { REPO_ROOT } = require('../../e2e/lib/env');
 const { makeUserFolder, packPackage, installCommunityPackage } = require('../../e2e/lib/packages');
 const { runN8nOk } = require('../../e2e/lib/cli');
+const { anyHourOfDay } = require('../../e2e/lib/night');
 const { startN8n, setupOwnerAndLogin } = require('../../e2e/lib/server');
 const { sandboxCredential } = require('../../e2e/lib/examples');
 const { startPostgres, startRedis } = require('./services');
@@ -59,7 +60,7 @@ async function startQueueN8n(name, opts = {}) {
 	const credentials = [sandboxCredential(sandbox.url, sandbox.tokens[0]), ...(opts.credentials ? opts.credentials(sandbox.url) : [])];
 	await runN8nOk(mainDir, ['import:credentials', `--input=${input('credentials.json', credentials)}`], { env });
 	if (opts.workflows && opts.workflows.length) {
-		await runN8nOk(mainDir, ['import:workflow', `--input=${input('workflows.json', opts.workflows)}`], { env });
+		await runN8nOk(mainDir, ['import:workflow', `--input=${input('workflows.json', anyHourOfDay(opts.workflows))}`], { env });
 	}
 
 	const workerEnv = { ...env, ...(opts.workerEnv ? await opts.workerEnv({ postgres, redis }) : {}) };

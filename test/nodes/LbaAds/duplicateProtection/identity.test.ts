@@ -428,7 +428,7 @@ describe('honest advice with $now', () => {
 		const result = await run(withNow, six.slice(0, 3));
 		const hints = (result.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message).filter((message) => message.includes('$now'));
 		expect(hints).toHaveLength(1);
-		expect(hints[0]).toMatch(/a new execution sends a new campaign whenever its dates come out different \(with \$now, every time\); only a Retry.*\$today at fixed hours.*Custom Key/);
+		expect(hints[0]).toMatch(/a new execution sends a new campaign whenever its dates come out different \(with \$now, every time\); only a Retry.*the day from the clock and the time as text.*\$now\.setZone\('Asia\/Jakarta'\)\.plus\(\{ days: 1 \}\)\.toISODate\(\) \}\} 09:00.*on any n8n.*Custom Key/);
 		const withFixed = await run(fixed, six.slice(3, 4));
 		expect((withFixed.run.data.resultData.runData.LBA[0].hints ?? []).filter((hint) => hint.message.includes('$now'))).toEqual([]);
 	});
@@ -436,7 +436,8 @@ describe('honest advice with $now', () => {
 	it("the trigger-timestamp pattern ($now only as the manual run's fallback, as in the shipped example) gets no such hint", async () => {
 		const fromTimestamp = "={{ ($json.timestamp ? DateTime.fromISO($json.timestamp, { setZone: true }) : $now).plus({ hours: 1 }).startOf('hour') }}";
 		const parameters = createParameters({ name: '={{ $json.name }}' }, [channel({ startDate: fromTimestamp, endDate: '={{ DateTime.fromISO($json.timestamp).plus({ days: 2 }) }}' })]);
-		const result = await run(parameters, [{ name: 'weekly', timestamp: '2026-12-01T08:00:00.000+07:00' }]);
+		// In WIB, as the shipped example: a trigger's whole hour elsewhere is not the recipients' (create.scheduledLaunch.test.ts).
+		const result = await run(parameters, [{ name: 'weekly', timestamp: '2026-12-01T08:00:00.000+07:00' }], { timezone: 'Asia/Jakarta' });
 		expect(result.items[0].status).toBe('Published');
 		expect((result.run.data.resultData.runData.LBA[0].hints ?? []).filter((hint) => hint.message.includes('$now'))).toEqual([]);
 	});

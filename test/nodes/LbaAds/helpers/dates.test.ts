@@ -102,8 +102,46 @@ describe('dates typed as people type them (issue 52): taken as typed, never "now
 	});
 
 	it('refuses what it cannot read, saying the form to use', () => {
-		expect(reason('2026-12-01 9:00')).toMatch(/is not a date n8n can read; use ISO 8601 such as 2026-12-01T09:00:00\+07:00/);
-		expect(reason('01/12/2026 09:00')).toMatch(/is not a date n8n can read/);
+		expect(reason('next monday')).toBe('"next monday" is not a date the node can read ("next monday" is no day it knows); type it as 2026-12-01 09:00 (or 01/12/2026 09.00 WIB)');
+	});
+});
+
+describe('dates typed the Indonesian way (issue 61): read as meant, day first, or refused with the exact reason', () => {
+	it.each([
+		['10/12/2026 09:00', '2026-12-10T09:00:00+08:00', true],
+		['10-12-2026 09.00', '2026-12-10T09:00:00+08:00', true],
+		['10.12.2026 09.00', '2026-12-10T09:00:00+08:00', true],
+		['2026-12-10 9:00', '2026-12-10T09:00:00+08:00', true],
+		['2026-12-10 09.00', '2026-12-10T09:00:00+08:00', true],
+		['2026-12-10 09:00 WIB', '2026-12-10T09:00:00+07:00', false],
+		['10/12/2026 09.00 wita', '2026-12-10T09:00:00+08:00', false],
+		['2026-12-10 09:00 WIT', '2026-12-10T09:00:00+09:00', false],
+		['10 Des 2026 09:00', '2026-12-10T09:00:00+08:00', true],
+		['10 Desember 2026 pukul 09.00', '2026-12-10T09:00:00+08:00', true],
+		['Kamis, 10 Des 2026 09.00 WIB', '2026-12-10T09:00:00+07:00', false],
+		['3 Agustus 2027 14.30', '2027-08-03T14:30:00+08:00', true],
+		['10/12/2026 9:00 PM', '2026-12-10T21:00:00+08:00', true],
+		['1/2/2027 09:00', '2027-02-01T09:00:00+08:00', true],
+	])('%s (Asia/Makassar unless it names its zone) -> %s', (input, expected, withoutZone) => {
+		expect(api(input, 'Asia/Makassar')).toBe(expected);
+		expect(readInZone(input)).toBe(withoutZone);
+	});
+
+	it('a date alone is that day: its start for Send From, its end for Send Until', () => {
+		expect(api('10/12/2026', 'Asia/Jakarta')).toBe('2026-12-10T00:00:00+07:00');
+		expect(api('10/12/2026', 'Asia/Jakarta', 'end')).toBe('2026-12-10T23:59:59+07:00');
+	});
+
+	it.each([
+		['9:00 AM', 'is a time without a day'],
+		['09.00 WIB', 'is a time without a day'],
+		['12/25/2026 09:00', 'has month 25, which does not exist (day and month are read day first, as Indonesians write them: 12/25 is day 12 of month 25)'],
+		['31/02/2026 09:00', 'is a day that does not exist (31 February 2026)'],
+		['10 Dek 2026 09:00', 'names no month the node knows ("Dek"; Des, Desember and Dec all work)'],
+		['2026-12-10 24.30', 'has the time 24.30, which does not exist'],
+		['10/12/2026 13:00 PM', 'has 13 PM, an hour that does not exist'],
+	])('%s: refused, saying why and the form to type', (input, why) => {
+		expect(reason(input)).toBe(`"${input}" ${why}; type it as 2026-12-01 09:00 (or 01/12/2026 09.00 WIB)`);
 	});
 });
 

@@ -33,8 +33,8 @@ export function addClockDatesHint(ctx: IExecuteFunctions): void {
 	ctx.addExecutionHints({
 		message:
 			"The campaign's dates read the clock ($now, $today or DateTime.now): a new execution sends a new campaign whenever its dates come out different (with $now, every time); only a Retry of an execution holds back what that execution sent. " +
-			"To send once per day, write the dates from $today at fixed hours (e.g. {{ $today.plus({ days: 1 }).set({ hour: 9 }) }}: the same all day), " +
-			"or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $json.name + '-' + $today.toISODate() }}. " +
+			"To send once per day, write the day from the clock and the time as text, read in the recipients' local time (e.g. {{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00: the same all day in WIB, on any n8n), " +
+			"or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $json.name + '-' + $now.setZone('Asia/Jakarta').toISODate() }}. " +
 			'n8n cannot Retry a stopped execution: if you stop one, look in LBA Ads before running the workflow again.',
 		type: 'info',
 		location: 'outputPane',

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS } from './campaignSchema';
-import { checkPlacesAndWindows, PROVISIONAL_ZONE, zoneHints } from './sendWindows';
+import { NIGHT_OPTION, checkPlacesAndWindows, PROVISIONAL_ZONE, zoneHints } from './sendWindows';
 import { invalidCampaign } from './wording';
 import { addSmsHints, campaignFailure, createdOutput, dryRunOutput, PREVIEW_SAID, smsPerRecipient } from './output';
 import { refuseOverSmsLimit, reserveCampaigns, SPENDING_OPTIONS, spendingOf } from './spendingLimits';
@@ -487,6 +487,15 @@ const options: INodeProperties[] = [
 		default: false,
 		description:
 			"Whether to read each channel's dates without an offset in its own place's zone: Makassar 09:00 is 09:00 WITA, Jayapura 09:00 is 09:00 WIT, whatever the workflow's timezone",
+		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
+	},
+	{
+		displayName: 'Allow Night Start',
+		name: NIGHT_OPTION,
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether a channel may start sending at night, between 21:00 and 08:00 in its recipients' local time (WIB, WITA or WIT). Off: such a campaign is refused before anything is sent.",
 		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
 	},
 ];

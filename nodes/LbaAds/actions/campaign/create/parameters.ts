@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import * as n8nWorkflow from 'n8n-workflow';
 import { isResourceLocatorValue, jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import type { CampaignBody } from './campaignSchema';
@@ -8,7 +7,7 @@ import type { Spending } from './spendingLimits';
 import { itemLabel, refusal } from './wording';
 import { shownValue } from '../../../../shared/parameterValues';
 import { runsAsTool } from '../../../helpers/aiTool';
-import { isValidZone, readInZone } from '../../../helpers/dates';
+import { isValidZone, posixOffsetZone, readInZone, workflowZone } from '../../../helpers/dates';
 import { INDONESIAN_ZONES } from '../../../helpers/indonesianZones';
 import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
 import { createdFor, retryKeysOf, type RetryIdentity } from '../../../duplicateProtection/itemOrigin';
@@ -163,20 +162,20 @@ export function zoneRule(ctx: IExecuteFunctions, itemIndex: number): ZoneRule {
 				"Empty the option to read each channel's dates in the workflow's timezone (when it is WIB, WITA or WIT) or else in its Location's own zone.",
 			);
 		}
+		const reversed = posixOffsetZone(override);
+		if (reversed) {
+			throw refusal(
+				ctx,
+				itemIndex,
+				[`${itemLabel(itemIndex)} › Options › Timezone: "${override}" is ${reversed}: in Etc/GMT names the sign is reversed, so 09:00 there is not what it seems`],
+				'Use Asia/Jakarta for WIB, Asia/Makassar for WITA or Asia/Jayapura for WIT (or empty the option to read each channel\'s dates in its recipients\' local time).',
+			);
+		}
 		return { kind: 'fixed', zone: override, source: 'Options › Timezone' };
 	}
 	const { zone, source } = workflowZone(ctx);
 	if (INDONESIAN_ZONES[zone]) return { kind: 'fixed', zone, source };
 	return { kind: 'location', why: `the workflow's timezone (${zone}) is not WIB, WITA or WIT` };
-}
-
-/** The workflow's timezone as n8n reads it: "DEFAULT" (or none) is the instance's (GENERIC_TIMEZONE). */
-function workflowZone(ctx: IExecuteFunctions): { zone: string; source: string } {
-	const zone = String(ctx.getTimezone() ?? '').trim();
-	if (zone && zone.toUpperCase() !== 'DEFAULT') return { zone, source: "the workflow's timezone" };
-	// n8n-workflow keeps the instance's timezone in its global state (n8n sets it at start).
-	const instance = (n8nWorkflow as { getGlobalState?: () => { defaultTimezone?: string } }).getGlobalState?.().defaultTimezone;
-	return { zone: String(instance ?? 'DEFAULT'), source: "the n8n instance's timezone (the workflow's is Default)" };
 }
 
 /** Dates given as wall-clock text were read in `zone`: worth saying, as an AI model often omits the offset. */

@@ -8,7 +8,7 @@ import { invalidCampaign, itemLabel, refusal } from './wording';
 import type { Prepared } from '../../engine/operation';
 import type { TargetingLocation } from '../../../../shared/api/locations';
 import type { Transport } from '../../../../shared/transport';
-import { clock, localDate, parseDate, readInZone, shownWindow, type DateRole } from '../../../helpers/dates';
+import { clock, localDate, parseDate, readInZone, shownWindow, workflowZone, writtenOut, type DateRole } from '../../../helpers/dates';
 import { INDONESIAN_ZONES, provinceZone } from '../../../helpers/indonesianZones';
 
 /**
@@ -24,6 +24,15 @@ export const PROVISIONAL_ZONE = 'Asia/Jakarta';
 
 /** A Send From less than this far in the past is "now" (a date from {{ $now }}), not worth a warning. */
 const START_GRACE_MS = 60_000;
+
+/** Options › Allow Night Start: a channel may start between NIGHT_FROM and NIGHT_UNTIL local time. */
+export const NIGHT_OPTION = 'allowNightStart';
+/** The night, in the recipients' local time (docs/choices.md): no campaign starts then unless allowed. */
+const NIGHT_FROM = 21;
+const NIGHT_UNTIL = 8;
+const NIGHT_HOURS = `${NIGHT_FROM}:00 to 0${NIGHT_UNTIL}:00`;
+/** The Indonesian zone of an offset, for a channel whose place is unknown (its dates' own offset; else WIB). */
+const ZONE_BY_OFFSET: Record<number, string> = { 420: 'Asia/Jakarta', 480: 'Asia/Makassar', 540: 'Asia/Jayapura' };
 
 const DATE_FIELDS: Array<{ field: 'startDate' | 'endDate'; role: DateRole; label: string }> = [
 	{ field: 'startDate', role: 'start', label: 'Send From' },
@@ -68,6 +77,7 @@ function settleWindows(
 	const now = clock.now();
 	const problems: string[] = [];
 	const warnings: string[] = [];
+	const nightAllowed = [true, 'true'].includes(ctx.getNodeParameter(`options.${NIGHT_OPTION}`, itemIndex, false) as boolean | string);
 	request.sendWindows = request.body.channels.map((channel, index) => {
 		const place = places?.get(channel.locationId);
 		const placeZone = provinceZone(place?.province);
@@ -103,20 +113,139 @@ function settleWindows(
 		} else if (start.toMillis() < now - START_GRACE_MS) {
 			warnings.push(`${channelLabel}: Send From (${at(start)}) has passed, so this channel starts sending at once (now, ${nowThere}), not at the time written.`);
 		}
+		// In the recipients' hours: their place's zone; unknown place, the zone its dates name, else WIB.
+		const recipients = placeZone ?? recipientsByOffset(readIn?.zone, start);
+		const said = (message: string) => (request.dryRun ? warnings.push(`${channelLabel}: ${message.replace(/ \(API: .*\)$/, '')}`) : problems.push(`${itemLabel(itemIndex)} › ${channelLabel} › ${message}`));
+		const foreign = end.toMillis() > now ? foreignWallClock(ctx, rawChannels[index], clockFields(ctx, index), recipients, placeName) : undefined;
+		const night = end.toMillis() > now && !foreign && !nightAllowed ? nightStart(start, now, recipients, placeName, rawChannels[index]?.startDate) : undefined;
+		if (foreign) said(`${foreign} (API: channels[${index}].startDate)`);
+		if (night) said(`${night} (API: channels[${index}].startDate)`);
+		const nights = end.toMillis() > now ? nightsThrough(DateTime.fromMillis(Math.max(start.toMillis(), now)), end, recipients.zone) : 0;
+		const atNight = nights ? `This window runs through ${nights === 1 ? 'a night' : `${nights} nights`} (${NIGHT_HOURS} ${recipients.abbreviation}), and the service may send at any hour of it.` : undefined;
+		if (atNight && request.dryRun) warnings.push(`${channelLabel}: ${atNight}`);
 		return {
 			channel: index + 1,
 			place: placeName,
 			sendWindow: `${window} (${shownZone}, ${placeName})`,
-			datesReadIn: readIn ? `${readIn.zone} (${readIn.source})` : 'as written, with their UTC offsets',
+			from: writtenOut(start, recipients.zone, recipients.abbreviation),
+			until: writtenOut(end, recipients.zone, recipients.abbreviation),
+			...(atNight ? { atNight } : {}),
+			datesReadIn: readIn ? `${readIn.zone} (${readIn.source})` : datesAsGiven(ctx, rawChannels[index]),
 		};
 	});
 	if (problems.length) {
-		throw refusal(ctx, itemIndex, problems, 'Give each channel a Send Until in the future (and a Send From), then run again; Preview shows the window in each place\'s hours.');
+		throw refusal(
+			ctx,
+			itemIndex,
+			problems,
+			`Give each channel a Send Until in the future and a Send From from 0${NIGHT_UNTIL}:00 to ${NIGHT_FROM}:00 in its recipients' local time, e.g. ${tomorrowInWib(now)} 09:00 (typed so, it is read in the recipients' local time), then run again; Preview shows the window in each place's hours.`,
+		);
 	}
 	request.warnings = warnings.length ? warnings : undefined;
 	for (const warning of warnings) {
 		ctx.addExecutionHints({ message: `${itemLabel(itemIndex)}, ${warning}`, type: 'warning', location: 'outputPane' });
 	}
+}
+
+type Recipients = { zone: string; abbreviation: string };
+
+/** Tomorrow in WIB ("2026-11-27"): a date an example can show that is never over. */
+const tomorrowInWib = (now: number) => DateTime.fromMillis(now, { zone: 'Asia/Jakarta' }).plus({ days: 1 }).toFormat('yyyy-MM-dd');
+
+function recipientsByOffset(readZone: string | undefined, start: DateTime): Recipients {
+	const zone = (readZone && INDONESIAN_ZONES[readZone] ? readZone : undefined) ?? ZONE_BY_OFFSET[start.offset] ?? 'Asia/Jakarta';
+	return { zone, abbreviation: INDONESIAN_ZONES[zone] };
+}
+
+/** A zone as a message names it: "UTC, the workflow's timezone", "America/New_York, the n8n instance's timezone, n8n's default (…)". */
+function namedZone(ctx: IExecuteFunctions, date: DateTime): string {
+	const workflow = workflowZone(ctx);
+	const offset = date.offset === 0 ? 'UTC' : `UTC${date.toFormat('ZZ')}`;
+	const sameAsWorkflow = DateTime.fromMillis(date.toMillis(), { zone: workflow.zone });
+	if (!sameAsWorkflow.isValid || sameAsWorkflow.offset !== date.offset) return offset;
+	return `${workflow.zone === 'UTC' ? 'UTC' : workflow.zone}, ${workflow.source}`;
+}
+
+/** luxon's own text for a moment (`toISO()`: milliseconds and an offset), as n8n passes on a date an expression computed. */
+const LUXON_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** A date an expression computed ($today, $now, DateTime): a luxon DateTime, or its text as n8n passes it on. */
+function computedDate(value: unknown): DateTime | undefined {
+	if (DateTime.isDateTime(value)) return value.isValid ? value : undefined;
+	if (typeof value !== 'string' || !LUXON_ISO.test(value.trim())) return undefined;
+	const parsed = DateTime.fromISO(value.trim(), { setZone: true });
+	return parsed.isValid ? parsed : undefined;
+}
+
+/**
+ * A date from an expression ($today.set({ hour: 9 }), $now.startOf('day')) carries the workflow's
+ * zone: on an instance left at UTC or n8n's default (New York), its "09:00" is not the recipients'.
+ * Said when such a date sits on a whole hour of another offset than the recipients' (a moment
+ * counted from $now, with its seconds, is not a time someone set; a date typed with an offset has
+ * no milliseconds, so it is taken as written).
+ */
+function foreignWallClock(ctx: IExecuteFunctions, raw: IDataObject | undefined, fromClock: Set<string>, recipients: Recipients, placeName: string): string | undefined {
+	const found = DATE_FIELDS.flatMap(({ field, label }) => {
+		const date = fromClock.has(field) ? computedDate(raw?.[field]) : undefined;
+		if (!date || date.offset === date.setZone(recipients.zone).offset) return [];
+		if (date.minute || date.second || date.millisecond) return [];
+		const there = date.setZone(recipients.zone).toFormat('HH:mm');
+		return [`${label} is ${date.toFormat('HH:mm')} in ${namedZone(ctx, date)}, which is ${there} ${recipients.abbreviation} for the recipients in ${placeName}`];
+	});
+	if (!found.length) return undefined;
+	return (
+		`${found.join('; ')}. A date from $today or $now keeps n8n's timezone, not the recipients'. ` +
+		`Write the time as text, read in the recipients' local time: {{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00`
+	);
+}
+
+/** An expression that reads the clock or a trigger's time: what makes a whole hour the workflow's zone's. */
+const CLOCK_OR_TRIGGER = /\$now|\$today|DateTime|timestamp/;
+
+/**
+ * The date fields of a channel that the node's own parameters compute from the clock or a trigger
+ * (a date field's expression, or the JSON expression that holds the channels). A date from data
+ * (a sheet, an API, `{{ $json.start }}`) is taken as written.
+ */
+function clockFields(ctx: IExecuteFunctions, index: number): Set<string> {
+	const parameters = ctx.getNode().parameters as IDataObject;
+	const reads = (value: unknown) => typeof value === 'string' && value.startsWith('=') && CLOCK_OR_TRIGGER.test(value);
+	if (parameters.campaignInput === 'json' || parameters.channelsInput === 'json') {
+		const json = parameters.campaignInput === 'json' ? parameters.campaignJson : parameters.channelsJson;
+		return new Set(reads(json) ? DATE_FIELDS.map(({ field }) => field) : []);
+	}
+	const channel = (((parameters.channels as IDataObject | undefined)?.channel as IDataObject[] | undefined) ?? [])[index];
+	return new Set(DATE_FIELDS.filter(({ field }) => reads(channel?.[field])).map(({ field }) => field));
+}
+
+/** Whether a channel would start sending at night in its recipients' hours: when, and why. */
+function nightStart(start: DateTime, now: number, recipients: Recipients, placeName: string, raw: unknown): string | undefined {
+	const begins = DateTime.fromMillis(Math.max(start.toMillis(), now)).setZone(recipients.zone);
+	if (begins.hour >= NIGHT_UNTIL && begins.hour < NIGHT_FROM) return undefined;
+	const when = writtenOut(begins.startOf('minute'), recipients.zone, recipients.abbreviation);
+	const why =
+		start.toMillis() < now
+			? `Send From (${writtenOut(start, recipients.zone, recipients.abbreviation)}) has passed, so it would start at once`
+			: typeof raw === 'string' && /^\s*[\d/.-]+\s*$/.test(raw) && !/^\s*\d+\s*$/.test(raw)
+				? 'a date without a time is midnight'
+				: 'as written';
+	return `sending would start ${when} (${why}), at night for the recipients in ${placeName}; no campaign starts from ${NIGHT_HOURS} in its recipients' local time unless Options › Allow Night Start is on`;
+}
+
+/** How many nights (NIGHT_FROM to NIGHT_UNTIL in `zone`) a window reaches into after it begins. */
+function nightsThrough(begins: DateTime, end: DateTime, zone: string): number {
+	let count = 0;
+	for (let day = begins.setZone(zone).startOf('day'); day.toMillis() < end.toMillis() && count < 1000; day = day.plus({ days: 1 })) {
+		const nightStarts = day.set({ hour: NIGHT_FROM });
+		if (nightStarts.toMillis() < end.toMillis() && nightStarts.plus({ hours: 24 - NIGHT_FROM + NIGHT_UNTIL }).toMillis() > begins.toMillis()) count++;
+	}
+	return count;
+}
+
+/** datesReadIn of dates that named their moment: an expression's (in its zone) or an offset written. */
+function datesAsGiven(ctx: IExecuteFunctions, raw: IDataObject | undefined): string {
+	const computed = DATE_FIELDS.map(({ field }) => computedDate(raw?.[field])).find((date) => date !== undefined);
+	return computed ? `as the expression gave them, in ${namedZone(ctx, computed)}` : 'as written, with their UTC offsets';
 }
 
 /** In whose hours a channel's dates without an offset are read; undefined when its place's zone is unknown. */
@@ -200,6 +329,17 @@ function offsetAt(instant: DateTime, zone: string): number {
 	return instant.setZone(zone).offset;
 }
 
+/** What $today and $now give on an instance outside Indonesia, and the form that works on any. */
+export const TODAY_ADVICE =
+	"Dates from $today or $now keep this timezone (its 09:00 is not the recipients' 09:00): write the time as text instead, e.g. {{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00.";
+/** The zones the note names: n8n's default, UTC as containers set it, and any other (named generically). */
+const FOREIGN_ZONES = [
+	{ zone: 'America/New_York', named: "America/New_York (n8n's default when the instance sets none)" },
+	{ zone: 'UTC', named: 'UTC' },
+	{ zone: 'Etc/UTC', named: 'UTC' },
+	{ zone: '', named: 'another zone' },
+];
+
 /**
  * Before a run, in the panel: in whose hours Send From and Send Until without an offset are read
  * (issue 52). n8n evaluates each condition in the workflow's own timezone, so `$now.zoneName` is it.
@@ -223,9 +363,11 @@ export function zoneHints(): NodeHint[] {
 				`${noChoice} && $now.zoneName === '${zone}'`,
 			),
 		),
-		hint(
-			"This workflow's timezone is not WIB, WITA or WIT, so Send From and Send Until without an offset are read in each channel's own place's zone: its recipients' local time (Makassar 09:00 is 09:00 WITA).",
-			`${noChoice} && !${JSON.stringify(zones)}.includes($now.zoneName)`,
+		...FOREIGN_ZONES.map(({ zone, named }) =>
+			hint(
+				`This workflow's timezone is ${named}, not WIB, WITA or WIT, so Send From and Send Until without an offset are read in each channel's own place's zone: its recipients' local time (Makassar 09:00 is 09:00 WITA). ${TODAY_ADVICE}`,
+				`${noChoice} && ${zone ? `$now.zoneName === '${zone}'` : `!${JSON.stringify([...zones, ...FOREIGN_ZONES.map((each) => each.zone).filter(Boolean)])}.includes($now.zoneName)`}`,
+			),
 		),
 		hint(
 			"Options › Recipients' Local Time is on: Send From and Send Until without an offset are read in each channel's own place's zone (Makassar 09:00 is 09:00 WITA).",

@@ -43,6 +43,8 @@ describe('Campaign > Create: dry run', () => {
 		]);
 		expect(preview.warnings).toEqual([
 			'Channel 2: “ (U+201C) is not in the GSM alphabet, so the message is sent as UCS-2 (70 per SMS): 73 units, 2 SMS per recipient.',
+			'Channel 1: This window runs through 6 nights (21:00 to 08:00 WIB), and the service may send at any hour of it.',
+			'Channel 2: This window runs through 6 nights (21:00 to 08:00 WIB), and the service may send at any hour of it.',
 			'channels[0].startDate, channels[0].endDate, channels[1].startDate, channels[1].endDate had no UTC offset and were read in Asia/Jakarta.',
 		]);
 	});
@@ -69,7 +71,7 @@ describe('Campaign > Create: dry run', () => {
 		expect(shown).not.toBe(decomposed);
 		// As typed (NFD) it would be UCS-2 and 2 SMS per recipient; as sent it is GSM-7 and 1.
 		expect(dry.items[0].json.smsPerRecipient).toEqual([{ channel: 1, encoding: 'GSM-7', units: 115, segments: 1 }]);
-		expect(dry.items[0].json.warnings).toEqual([expect.stringMatching(/had no UTC offset/)]);
+		expect(dry.items[0].json.warnings).toEqual([expect.stringMatching(/runs through 6 nights/), expect.stringMatching(/had no UTC offset/)]);
 		await runNode(context, parameters, [{}], { workflowId: history.workflowId });
 		const [sent] = await requests(context, { method: 'POST', path: '/lba/campaign' });
 		expect(sent.body).toEqual(body);

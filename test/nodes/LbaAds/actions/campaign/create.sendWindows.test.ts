@@ -123,7 +123,14 @@ describe('Campaign > Create: the recipients\' local time', () => {
 		const result = await runNode(context, pontianak, [{}], { timezone: 'UTC' });
 		expect(await sentDates()).toEqual(['2026-12-01T09:00:00+08:00 2026-12-01T18:00:00+08:00']);
 		expect(result.items[0].json.sendWindows).toEqual([
-			{ channel: 1, place: 'Kota Pontianak', sendWindow: '2026-12-01 08:00 to 17:00 WIB (Asia/Pontianak, Kota Pontianak)', datesReadIn: 'Asia/Makassar (Options › Timezone)' },
+			{
+				channel: 1,
+				place: 'Kota Pontianak',
+				sendWindow: '2026-12-01 08:00 to 17:00 WIB (Asia/Pontianak, Kota Pontianak)',
+				from: 'Tuesday 1 December 2026, 08:00 WIB',
+				until: 'Tuesday 1 December 2026, 17:00 WIB',
+				datesReadIn: 'Asia/Makassar (Options › Timezone)',
+			},
 		]);
 	});
 
@@ -131,7 +138,14 @@ describe('Campaign > Create: the recipients\' local time', () => {
 		const result = await runNode(context, createParameters({}, [channel({ locationId: MAKASSAR, startDate: '2026-12-01 09:00 +07:00', endDate: '2026-12-01T18:00:00+08:00' })]), [{}], { timezone: 'UTC' });
 		expect(await sentDates()).toEqual(['2026-12-01T09:00:00+07:00 2026-12-01T18:00:00+08:00']);
 		expect(result.items[0].json.sendWindows).toEqual([
-			{ channel: 1, place: 'Kota Makassar', sendWindow: '2026-12-01 10:00 to 18:00 WITA (Asia/Makassar, Kota Makassar)', datesReadIn: 'as written, with their UTC offsets' },
+			{
+				channel: 1,
+				place: 'Kota Makassar',
+				sendWindow: '2026-12-01 10:00 to 18:00 WITA (Asia/Makassar, Kota Makassar)',
+				from: 'Tuesday 1 December 2026, 10:00 WITA',
+				until: 'Tuesday 1 December 2026, 18:00 WITA',
+				datesReadIn: 'as written, with their UTC offsets',
+			},
 		]);
 		expect(result.items[0].json.assumedTimezone).toBeUndefined();
 	});
@@ -273,8 +287,15 @@ describe("Campaign > Create: the panel says in whose hours a date is read, befor
 		expect(shown({}, timezone)).toEqual([`Send From and Send Until without an offset are read in ${zone}, this workflow's timezone. For channels in another zone, turn on Options › Recipients' Local Time.`]);
 	});
 
-	it.each([['UTC'], ['America/New_York']])('a workflow on %s: each channel\'s own place\'s zone', (timezone) => {
-		expect(shown({}, timezone)).toEqual([expect.stringMatching(/^This workflow's timezone is not WIB, WITA or WIT, so .* its recipients' local time/)]);
+	it.each([
+		['UTC', 'UTC'],
+		['America/New_York', "America/New_York (n8n's default when the instance sets none)"],
+		['Europe/Berlin', 'another zone'],
+	])("a workflow on %s: each channel's own place's zone, the zone named, and $today's advice that works on any n8n", (timezone, named) => {
+		expect(shown({}, timezone)).toEqual([
+			`This workflow's timezone is ${named}, not WIB, WITA or WIT, so Send From and Send Until without an offset are read in each channel's own place's zone: its recipients' local time (Makassar 09:00 is 09:00 WITA). ` +
+				"Dates from $today or $now keep this timezone (its 09:00 is not the recipients' 09:00): write the time as text instead, e.g. {{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00.",
+		]);
 	});
 
 	it("the options say theirs, one hint at a time; other operations get none", () => {

@@ -11,7 +11,8 @@ describe('Campaign > Create', () => {
 	it('creates a campaign: sends the spec body with offset dates, outputs the service answer', async () => {
 		const result = await runNode(
 			context,
-			createParameters({}, [channel(), channel({ telcoId: 'xl', locationId: '3578', startDate: '2026-12-02', endDate: '2026-12-03' })]),
+			// A date alone is midnight: a night start, allowed here (create.sendWindows.test.ts refuses it by default).
+			createParameters({ options: { allowNightStart: true } }, [channel(), channel({ telcoId: 'xl', locationId: '3578', startDate: '2026-12-02', endDate: '2026-12-03' })]),
 			[{}],
 			{ timezone: 'Asia/Jakarta' },
 		);
@@ -63,7 +64,7 @@ describe('Campaign > Create', () => {
 		];
 		const result = await runNode(
 			context,
-			createParameters({ channelsInput: 'json', channelsJson: '={{ $json.channels }}', channels: undefined }),
+			createParameters({ channelsInput: 'json', channelsJson: '={{ $json.channels }}', channels: undefined, options: { allowNightStart: true } }),
 			[{ channels: channelsFromInput }],
 			{ timezone: 'Asia/Makassar' },
 		);
@@ -114,7 +115,7 @@ describe('Campaign > Create', () => {
 	});
 
 	it('the Timezone option overrides the workflow timezone for offset-less dates', async () => {
-		const result = await runNode(context, createParameters({ options: { timezone: 'Asia/Jayapura' } }), [{}], {
+		const result = await runNode(context, createParameters({ options: { timezone: 'Asia/Jayapura', allowNightStart: true } }), [{}], {
 			timezone: 'Europe/Berlin',
 		});
 		expect(errorOf(result)).toBeUndefined();

@@ -65,7 +65,7 @@ describe('campaign validation (before anything is sent)', () => {
 		['smsQty', { smsQty: undefined }, /required/, 'missing'],
 		['message', { message: 42 }, /text/, '42 is not text'],
 		['telcoId', { telcoId: 'smartfren' }, /^must be isat \(Indosat Ooredoo Hutchison\), tsel \(Telkomsel\) or xl \(XL Axiata\)$/, '"smartfren" is not one of isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata)'],
-		['startDate', { startDate: 'soon' }, /^must be a date and time in ISO 8601 with a UTC offset$/, '"soon" is not a date n8n can read; use ISO 8601 such as 2026-12-01T09:00:00+07:00'],
+		['startDate', { startDate: 'soon' }, /^must be a date and time in ISO 8601 with a UTC offset$/, '"soon" is not a date the node can read ("soon" is no day it knows); type it as 2026-12-01 09:00 (or 01/12/2026 09.00 WIB)'],
 		['endDate', { endDate: '' }, /required/, 'empty'],
 		['endDate', { endDate: '2026-12-01T09:00:00' }, /^must be after startDate$/, '2026-12-01 09:00 Asia/Jakarta is the same time as Send From (2026-12-01 09:00 Asia/Jakarta)'],
 		['endDate', { endDate: '2026-11-30T09:00:00' }, /^must be after startDate$/, '2026-11-30 09:00 Asia/Jakarta is before Send From (2026-12-01 09:00 Asia/Jakarta)'],
