@@ -391,9 +391,9 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 		const hints = JSON.stringify(again.run.resultData.runData[LBA]?.[0]?.hints ?? []);
 		measured.push(
 			`6 with $now dates (Campaign Content): stopped (${stopped.status}) after ${sentBeforeStop} requests, then run again (${summary(again.output(LBA))}): ${created.length} campaigns for 12 items. ` +
-				`The run's $now hint names the ways out ($today at fixed hours, Custom Key per day): ${/\$today at fixed hours/.test(hints) && /Custom Key/.test(hints) ? 'yes' : `no (${hints})`}.`,
+				`The run's $now hint names the ways out (the day from the clock and the time as text, Custom Key per day): ${/the day from the clock and the time as text/.test(hints) && /Custom Key/.test(hints) ? 'yes' : `no (${hints})`}.`,
 		);
-		expect(hints).toMatch(/\$today at fixed hours.*Custom Key/);
+		expect(hints).toMatch(/the day from the clock and the time as text.*Custom Key/);
 	});
 
 	test('7. Resend on, a row repeated in one run: 1 campaign', async () => {

@@ -126,7 +126,35 @@ const SLOTS_NOW = {
 	child: child('recSlotsNowChild', slotRows('slotsnow', 'evening,morning'), nowParameters({ startDate: '={{ $now.plus({ hours: $json.slot === "evening" ? 10 : 1 }) }}' })),
 	parent: parent('recSlotsNow', 'recSlotsNowChild'),
 };
-const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN, SLOTS_FIXED, SLOTS_NOW]
+/**
+ * Issue 59: the same promo on a grid of whole minutes (09:00 and 09:05, from the child's rows as a
+ * sheet gives them), and another promo between them. The two of one shape differ by what the clock
+ * could have moved in the seconds before a Retry (within its 10-minute tolerance).
+ */
+const gridRow = (name: string, start: string) => ({ name, startDate: `2036-12-10T${start}:00+07:00`, endDate: `2036-12-10T${start.replace(/^09/, '18')}:00+07:00` });
+const gridRows = (rows: Array<[string, string]>) => JSON.stringify(rows.map(([name, start]) => gridRow(name, start)));
+const GRID = {
+	child: child(
+		'recGridChild',
+		gridRows([['grid-A', '09:00'], ['grid-B', '09:00'], ['grid-A', '09:05']]),
+		nowParameters({ startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' }),
+	),
+	parent: parent('recGrid', 'recGridChild'),
+};
+/** Issue 59: a parent that calls the child once per slot (Loop Over Items, batch 1, as n8n's notice advises). */
+const PER_SLOT = (() => {
+	const sub = e2e.workflow(
+		'recPerSlotChild',
+		'Recomputed: recPerSlotChild',
+		[e2e.executeWorkflowTrigger('recPerSlotChild-trigger'), e2e.lbaNode('recPerSlotChild-lba', LBA, nowParameters({ startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' }))],
+		e2e.chain('Called', LBA),
+	);
+	const loop = e2e.node('recPerSlot-loop', 'One slot at a time', 'n8n-nodes-base.splitInBatches', 3, { batchSize: 1, options: {} });
+	const nodes = [e2e.manualTrigger('recPerSlot-start'), rowsNode('recPerSlot-rows', gridRows([['slot-A', '09:00'], ['slot-A', '09:05']])), loop, e2e.executeWorkflowNode('recPerSlot-sub', SUB, 'recPerSlotChild')];
+	const connections = e2e.connect(e2e.connect(e2e.chain('Start', CODE, loop.name), loop.name, SUB, 1), SUB, loop.name);
+	return { child: sub, parent: e2e.workflow('recPerSlot', 'Recomputed: recPerSlot', nodes, connections) };
+})();
+const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN, SLOTS_FIXED, SLOTS_NOW, GRID, PER_SLOT]
 	.flatMap(({ child: c, parent: p }) => [c, p])
 	.concat([STAMPED.child, STAMPED.retried, STAMPED.retryOnFail]);
 export const WORKFLOWS = ALL;
@@ -323,6 +351,36 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 			const retried = await changeChildThenRetry(deployment, SLOTS_NOW, failed, withRows(slotRows('slotsnow', 'evening')));
 			expect(retried.output(SUB)).toEqual([expect.objectContaining({ skipped: true, earlierOutcome: 'created', campaignId: created.campaignId })]);
 			expect(await steps.journal('slotsnow')).toHaveLength(1);
+		},
+	],
+	[
+		'issue 59: the same promo at 09:00 and 09:05 from the child\'s rows, another promo refused between them; 09:00 marked sent, the parent retried: 09:05 is not held as 09:00\'s campaign; "If it is another, run the workflow once more" followed: each campaign once',
+		async (deployment) => {
+			const { steps, runParent } = deployment;
+			const failed = await failAfter(deployment, GRID.parent.id, 1);
+			const first = await steps.journal('grid');
+			expect(first.map(startOf)).toEqual(['grid-A 2036-12-10T09:00:00+07:00']);
+			const retried = await changeChildThenRetry(deployment, GRID, failed, withRows(gridRows([['grid-B', '09:00'], ['grid-A', '09:05']])));
+			const [b, a905] = retried.output(SUB);
+			expect(b.status).toBe('Published');
+			// Not "created": not sent, naming the campaign it may be (09:00's), with the way to send it.
+			expect(a905).toMatchObject({ skipped: true, earlierOutcome: 'unclear', mayBeCampaignId: first[0].campaignId });
+			expect(a905.campaignId).toBeUndefined();
+			expect(a905.howToResend).toMatch(/^Look for campaign \S+ in LBA Ads\. If it is this campaign, do nothing\. If it is another, run the workflow once more:/);
+			// It is another (09:05, not 09:00): run the workflow once more, as the item says.
+			expect((await runParent(GRID.parent.id)).status).toBe('success');
+			const counts = countsOf(await steps.journal('grid'), startOf);
+			expect(counts).toEqual({ 'grid-A 2036-12-10T09:00:00+07:00': 1, 'grid-B 2036-12-10T09:00:00+07:00': 1, 'grid-A 2036-12-10T09:05:00+07:00': 1 });
+		},
+	],
+	[
+		'issue 59: a parent that calls the child once per slot (Loop Over Items, batch 1), the same promo at 09:00 and 09:05: the first run sends both, neither held as the other',
+		async (deployment) => {
+			const { steps, runParent } = deployment;
+			const run = await runParent(PER_SLOT.parent.id);
+			expect(run.status).toBe('success');
+			const sent = await steps.journal('slot');
+			expect(countsOf(sent, startOf)).toEqual({ 'slot-A 2036-12-10T09:00:00+07:00': 1, 'slot-A 2036-12-10T09:05:00+07:00': 1 });
 		},
 	],
 ];

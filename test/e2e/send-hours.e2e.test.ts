@@ -1,5 +1,5 @@
-// Issue 52, "the hour the marketer meant", in Chromium as a marketer types: an n8n on UTC (as many
-// containers run it) and a workflow left at n8n's Default timezone, a campaign to Makassar (WITA)
+// Issue 52, "the hour the marketer meant", in Chromium as a marketer types: an n8n left at n8n's
+// default zone, America/New_York (issue 61: the n8n marketers run), and a workflow left at n8n's Default timezone, a campaign to Makassar (WITA)
 // and Jayapura (WIT) whose dates are typed the usual way, without seconds or an offset. Before the
 // run the panel says in whose hours they are read; Preview shows each window in its recipients'
 // hours and sends nothing; Publish sends 09:00 WITA and 09:00 WIT (read back from the sandbox's
@@ -42,7 +42,7 @@ const WORKFLOW = e2e.workflow(
 		}),
 	],
 	e2e.chain('Start', NODE),
-	// n8n's "Default" (the instance's zone, UTC here), as the workflow settings store it.
+	// n8n's "Default" (the instance's zone, America/New_York here, n8n's default), as the workflow settings store it.
 	{ timezone: 'DEFAULT' },
 );
 
@@ -51,7 +51,7 @@ const typed = (date: string, time: string) => `${date} ${time}`;
 const DAY = '2036-12-01';
 const LAST_WEEK = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
 
-e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8nVersion()} on UTC`, () => {
+e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8nVersion()} on n8n's default zone`, () => {
 	let setup: e2e.LbaN8n | undefined;
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let n8n: e2e.N8nInstance;
@@ -110,14 +110,14 @@ e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8
 	test('dates typed without seconds reach Makassar at 09:00 WITA and Jayapura at 09:00 WIT; the panel says so before the run; a window that is over sends nothing', async () => {
 		expect(await campaigns()).toHaveLength(0);
 		const saved = await rest.getWorkflow(WORKFLOW.id);
-		expect(saved.settings.timezone).toBe('DEFAULT'); // n8n's Default: the instance's zone, UTC here
+		expect(saved.settings.timezone).toBe('DEFAULT'); // n8n's Default: the instance's zone, America/New_York here
 
 		await e2e.openWorkflow(page, n8n.baseUrl, WORKFLOW.id);
 		await e2e.openNodePanel(page, NODE);
 		const ndv = page.locator('[data-test-id="ndv"]');
 
 		// Before the run: in whose hours a date without an offset is read, in the panel.
-		await ndv.getByText("This workflow's timezone is not WIB, WITA or WIT", { exact: false }).first().waitFor({ timeout: 30_000 });
+		await ndv.getByText("n8n's default when the instance sets none), not WIB, WITA or WIT", { exact: false }).first().waitFor({ timeout: 30_000 });
 		// Send From and Send Until, typed the usual way (no seconds): kept as typed.
 		await typeDate('startDate', 0, typed(DAY, '09:00'));
 		await typeDate('endDate', 0, typed(DAY, '18:00'));
@@ -179,7 +179,7 @@ e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8
 		expect(await campaigns()).toHaveLength(1);
 		e2e.writeReport(
 			'send-hours',
-			'The hour the marketer meant (n8n on UTC, workflow timezone Default)',
+			'The hour the marketer meant (n8n on its default zone, workflow timezone Default)',
 			[
 				`Typed: Send From "${typed(DAY, '09:00')}", Send Until "${typed(DAY, '18:00')}" for Kota Makassar and Kota Jayapura.`,
 				`Preview: ${dry.sendWindows.map((window: Json) => window.sendWindow).join('; ')}; 0 campaigns.`,

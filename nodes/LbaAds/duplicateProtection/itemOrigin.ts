@@ -35,6 +35,10 @@ import { INDONESIAN_ZONES } from '../helpers/indonesianZones';
 export const EXECUTION_MARK = 'lbaAdsExecution';
 /** The field that holds what this execution created, by retry key (see `rememberCreated`). */
 export const CREATED_FIELD = 'lbaAdsCreated';
+/** The field that lists the node runs that returned their items (see `rememberEnded`). */
+export const ENDED_FIELD = 'lbaAdsEnded';
+/** The ended runs kept: a loop of that many rounds (or sub-workflow calls) in one execution. */
+const MAX_ENDED = 10_000;
 
 type Context = Record<string, unknown>;
 /** n8n's execution data, on the node's context (n8n-core's BaseExecuteContext) in 1.x and 2.x. */
@@ -94,9 +98,44 @@ export interface CampaignIdentity {
 /** Which campaign of the execution an item is: its retry key, and what the execution this one retries sent as it. */
 export interface RetryIdentity {
 	key: string;
-	/** The execution's campaigns of its shape in this run of the node (none for a tool call), and its number among them. */
+	/** The execution's campaigns of its shape (none for a tool call), and its number among them. */
 	group?: string;
 	ordinal?: number;
+	/**
+	 * The campaign the retried execution created that this one may be, when the node cannot tell
+	 * (dates in whole minutes computed again before the node, which the clock's move explains):
+	 * not sent, not held as created; both are named (create.operation.ts `unclearJson`).
+	 */
+	mayBe?: CreatedRecord;
+}
+
+/**
+ * What the node knows of how its campaigns' dates were computed, which decides what a Retry may
+ * take for a move of the clock:
+ * - `fixed`: nothing moves them (the node's own fields do not read the clock, and a Retry of this
+ *   execution reuses the saved output of the nodes before it): only the same dates are the same;
+ * - `ownClock`: the node's own fields read the clock ($now, $today), so every Retry moves them:
+ *   the move the clock explains best (a $today series retried after midnight is each day its own,
+ *   not the next day's record);
+ * - `unknown`: data computed again before the node (a sub-execution, started anew by its caller's
+ *   Retry): the same dates first, then a move of the clock.
+ */
+export type DatesOrigin = 'fixed' | 'ownClock' | 'unknown';
+
+/** Whether the node runs in a sub-execution (its data before it is computed again by a caller's Retry). */
+export function inSubExecution(ctx: IExecuteFunctions): boolean {
+	return retriedContext(ctx).prefix.startsWith('caller ');
+}
+
+/** The top-level execution of this node run: the caller's in a sub-execution. */
+function topExecution(ctx: IExecuteFunctions): string {
+	const caller = (ctx as unknown as WithRunData & { runExecutionData?: { parentExecution?: { executionId?: string } } }).runExecutionData?.parentExecution;
+	return String(caller?.executionId ?? ctx.getExecutionId());
+}
+
+/** This run of the node, as its records name it: its own execution (the child's in a sub-execution) and run index. */
+function nodeRun(ctx: IExecuteFunctions): string {
+	return `${ctx.getExecutionId()}:${Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0)}`;
 }
 
 /**
@@ -105,7 +144,7 @@ export interface RetryIdentity {
  * same dates, else with dates the clock moved (the pairs the clock explains best first); the others
  * take the numbers nothing sent holds, in order of their dates, then of their items.
  */
-export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[], target: string): Map<number, RetryIdentity> {
+export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[], target: string, datesOrigin: DatesOrigin = 'unknown'): Map<number, RetryIdentity> {
 	const execution = executionIdentity(ctx);
 	const keys = new Map<number, RetryIdentity>();
 	if (runsAsTool(ctx)) {
@@ -115,23 +154,48 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 		}
 		return keys;
 	}
-	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
+	// Not the run index: a loop's rounds shift when a row is added before a Retry (retry:v4).
 	const zones = clockZones(ctx);
 	const sentByGroup = groupedRecords(ctx);
+	const pairable = pairableRecord(ctx);
 	const groups = new Map<string, { shape: unknown; campaigns: CampaignIdentity[] }>();
 	for (const campaign of campaigns) {
 		const shape = asSaved(campaign.shape);
-		const group = retryKey({ group: { target, execution, runIndex, shape } });
+		const group = retryKey({ group: { target, execution, shape } });
 		if (!groups.has(group)) groups.set(group, { shape, campaigns: [] });
 		groups.get(group)!.campaigns.push(campaign);
 	}
 	for (const [group, { shape, campaigns: same }] of groups) {
 		const ordered = [...same].sort((a, b) => compareDates(a.dates, b.dates) || a.itemIndex - b.itemIndex);
-		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones)) {
-			keys.set(campaign.itemIndex, { key: retryKey({ target, execution, runIndex, shape, ordinal }), group, ordinal });
+		const unclear = new Map<CampaignIdentity, CreatedRecord>();
+		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones, pairable, datesOrigin, unclear)) {
+			const mayBe = unclear.get(campaign);
+			keys.set(campaign.itemIndex, { key: retryKey({ target, execution, shape, ordinal }), group, ordinal, ...(mayBe ? { mayBe } : {}) });
 		}
 	}
 	return keys;
+}
+
+/**
+ * Which records a campaign of this run may be: not those of a run of the node that returned its
+ * items in this same execution (another call of a sub-workflow, an earlier loop round): that run
+ * is over, its campaigns are its own, and n8n's Retry never runs it again. A run that failed,
+ * was stopped or crashed is what a Retry (or Retry On Fail) runs again.
+ */
+function pairableRecord(ctx: IExecuteFunctions): (record: SentRecord) => boolean {
+	const { context } = retriedContext(ctx);
+	const ended = new Set(Array.isArray(context?.[ENDED_FIELD]) ? (context![ENDED_FIELD] as string[]) : []);
+	const top = topExecution(ctx);
+	return (record) => !(record.top === top && record.run !== undefined && ended.has(record.run));
+}
+
+/** Written once the node's run has returned its items: its records are no later run's (`pairableRecord`). */
+export function rememberEnded(ctx: IExecuteFunctions): void {
+	const { context } = retriedContext(ctx);
+	if (!context) return;
+	const ended = Array.isArray(context[ENDED_FIELD]) ? (context[ENDED_FIELD] as string[]) : [];
+	ended.push(nodeRun(ctx));
+	context[ENDED_FIELD] = ended.slice(-MAX_ENDED);
 }
 
 /**
@@ -139,12 +203,21 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
  * a free one. Linear in the campaigns but for the pairs the clock can explain (a window of dates
  * around each explanation), so a run of thousands of one shape takes milliseconds.
  */
-function numbered(ordered: CampaignIdentity[], sent: SentRecord[], zones: string[]): Map<CampaignIdentity, number> {
+function numbered(
+	ordered: CampaignIdentity[],
+	sent: SentRecord[],
+	zones: string[],
+	pairable: (record: SentRecord) => boolean = () => true,
+	datesOrigin: DatesOrigin = 'unknown',
+	unclear?: Map<CampaignIdentity, CreatedRecord>,
+): Map<CampaignIdentity, number> {
 	const matched = new Map<CampaignIdentity, number>();
-	const open = new Set([...sent].sort((a, b) => a.ordinal! - b.ordinal!));
-	// The same dates: the same campaign (fixed dates, or a Retry within the second).
+	const open = new Set([...sent].filter(pairable).sort((a, b) => a.ordinal! - b.ordinal!));
+	// The same dates: the same campaign (fixed dates, or a Retry within the second). Not for dates
+	// the node's own fields compute from the clock: a Retry moves every one of them, so the next
+	// slot's record may hold this one's new dates ($today a day on: day 1's dates are day 2's).
 	const byDates = new Map<string, CampaignIdentity[]>();
-	for (const campaign of ordered) {
+	for (const campaign of datesOrigin === 'ownClock' ? [] : ordered) {
 		const dates = campaign.dates.join();
 		if (!byDates.has(dates)) byDates.set(dates, []);
 		byDates.get(dates)!.push(campaign);
@@ -156,6 +229,8 @@ function numbered(ordered: CampaignIdentity[], sent: SentRecord[], zones: string
 			open.delete(record);
 		}
 	}
+	// Dates nothing moves: only the same dates are the same campaign.
+	if (datesOrigin === 'fixed') open.clear();
 	// Dates the clock moved: the pairs the clock explains best first (a morning and an evening
 	// campaign a day on are each their own, however late the Retry).
 	const left = ordered.filter((campaign) => !matched.has(campaign) && campaign.dates.length);
@@ -174,10 +249,16 @@ function numbered(ordered: CampaignIdentity[], sent: SentRecord[], zones: string
 		}
 	}
 	for (const { record, campaign } of pairs.sort((a, b) => a.off - b.off)) {
-		if (open.has(record) && !matched.has(campaign)) {
-			matched.set(campaign, record.ordinal!);
-			open.delete(record);
+		if (!open.has(record) || matched.has(campaign) || unclear?.has(campaign)) continue;
+		open.delete(record);
+		// Whole minutes from data computed again (a sheet's 09:00, or $today's): the same campaign
+		// moved by the clock, or another one at the next slot? The node cannot tell: not held as
+		// created (it gets a number of its own), named with the campaign it may be.
+		if (datesOrigin === 'unknown' && record.campaignId !== undefined && campaign.dates.every((date) => date % 60_000 === 0) && unclear) {
+			unclear.set(campaign, record as CreatedRecord);
+			continue;
 		}
+		matched.set(campaign, record.ordinal!);
 	}
 	// The others: the numbers nothing sent holds.
 	const taken = new Set(sent.map((record) => record.ordinal));
@@ -216,6 +297,9 @@ function compareDates(a: number[], b: number[]): number {
 
 /** What the execution sent for a retry key, as written into its context (`rememberSending`, `rememberCreated`). */
 export interface SentRecord {
+	/** The top-level execution (the caller's in a sub-execution) and the run of the node that sent it (`pairableRecord`). */
+	top?: string;
+	run?: string;
 	/** The campaign's id, once the service created it. */
 	campaignId?: string;
 	/** The campaign's dates (ms), in the order `CampaignIdentity.dates` gives them. */
@@ -249,7 +333,7 @@ function groupedRecords(ctx: IExecuteFunctions): Map<string, SentRecord[]> {
 /** Written before a campaign's request: a Retry matches it to what was sent, whatever the answer. */
 export function rememberSending(ctx: IExecuteFunctions, identity: RetryIdentity, dates: number[], evaluatedAt: number): void {
 	const records = sentRecords(ctx);
-	if (records) records[identity.key] = { dates, at: evaluatedAt, group: identity.group, ordinal: identity.ordinal };
+	if (records) records[identity.key] = { dates, at: evaluatedAt, group: identity.group, ordinal: identity.ordinal, top: topExecution(ctx), run: nodeRun(ctx) };
 }
 
 /** Added once a campaign is created (to what `rememberSending` wrote): a Retry of this execution names it. */

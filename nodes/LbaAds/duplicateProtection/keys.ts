@@ -8,11 +8,12 @@ import type { IDataObject } from 'n8n-workflow';
  * carries a version, so that a change of format never makes an upgrade send again:
  * - `content:v2:<sha256>`: the campaign with its dates as instants (UTC), and the target;
  * - `custom:v2:<target> <text>`: a key the user gives, for one target;
- * - `retry:v3:<sha256>`: which campaign of the execution it is (its execution, its run of the
- *   node, the campaign without its dates and its place among identical ones: see itemOrigin.ts),
- *   never where its item sat. A Retry finds this key however the data before the node was
- *   computed again and whatever `$now` gave. (`retry:v2` was the item's `pairedItem` lineage: a
- *   row added upstream moved the holds; `retry:v1` also held the parameters as written.)
+ * - `retry:v4:<sha256>`: which campaign of the execution it is (its execution, the campaign
+ *   without its dates and its place among identical ones: see itemOrigin.ts), never where its
+ *   item sat, nor in which round of a loop. A Retry finds this key however the data before the
+ *   node was computed again and whatever `$now` gave. (`retry:v3` also held the node's run index,
+ *   so a loop's rounds shifted by a row added before a Retry billed their campaigns again;
+ *   `retry:v2` was the item's `pairedItem` lineage; `retry:v1` also held the parameters as written.)
  * Golden tests pin the formats; a later change of format gets a new version prefix.
  */
 
@@ -20,7 +21,7 @@ export type ProtectionMode = 'content' | 'customKey' | 'off';
 
 const CONTENT_PREFIX = 'content:v2:';
 const CUSTOM_PREFIX = 'custom:v2:';
-const RETRY_PREFIX = 'retry:v3:';
+const RETRY_PREFIX = 'retry:v4:';
 const CREATED_PREFIX = 'created:';
 
 /**
@@ -54,7 +55,7 @@ export function retryKey(identity: IDataObject | { [key: string]: unknown }): st
 }
 
 /** A key of fixed form at the start of what a user gave (a custom key, which may hold spaces, comes last). */
-const LEADING_FULL_KEY = /^(?:content:v2|retry:v[123]):[0-9a-f]{64}(?=[\s,]|$)/;
+const LEADING_FULL_KEY = /^(?:content:v2|retry:v[1-4]):[0-9a-f]{64}(?=[\s,]|$)/;
 
 /**
  * The keys to forget for what a user gave: an output's `forgetKeys` (its retry key, then its own

@@ -7,7 +7,8 @@ const NIGHT_OPTION = 'allowNightStart';
 
 const isLbaCreate = (node) =>
 	typeof node?.type === 'string' &&
-	/\.lbaAds(Tool)?$/.test(node.type) &&
+	// Not the tool: the model (a scripted one here) writes its dates, with their hours.
+	/\.lbaAds$/.test(node.type) &&
 	(node.parameters?.resource ?? 'campaign') === 'campaign' &&
 	(node.parameters?.operation ?? 'create') === 'create';
 

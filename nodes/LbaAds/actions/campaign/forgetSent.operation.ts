@@ -45,7 +45,7 @@ export function forgetFields(names: ForgetFields, show: NonNullable<NonNullable<
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. retry:v3:2e5f… content:v2:45a2…',
+			placeholder: 'e.g. retry:v4:2e5f… content:v2:45a2…',
 			description:
 				"The forgetKeys of a held-back or created item of this node's output (every key that holds its campaign back), a key an error names, or the text of a custom key",
 			displayOptions: { show: { ...show, [names.what]: ['keys'] } },

@@ -39,6 +39,8 @@ export interface Operation<Request> {
 	send?(ctx: IExecuteFunctions, request: Request, transport: Transport, itemIndex: number): Promise<IDataObject[]>;
 	/** One sent item's output in a few words (a campaign's id and status), for an error that stops a run midway. */
 	describeDone?(json: IDataObject): string;
+	/** Once the node's run has returned its items (not when it throws): what it must remember of a run that is over. */
+	ended?(ctx: IExecuteFunctions): void;
 	/** Another operation's work that this one's settings ask for instead (Create's Mode "Forget Sent Campaigns"). */
 	instead?(ctx: IExecuteFunctions): Operation<unknown> | undefined;
 	/** Instead of `send`: the work of all the prepared items at once (one store call, say). */

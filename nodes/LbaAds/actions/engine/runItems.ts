@@ -154,7 +154,9 @@ export async function runItems<Request>(
 		}
 	}
 
-	return output(outcomes, itemCount, continueOnFail, toErrorOutput);
+	const items = output(outcomes, itemCount, continueOnFail, toErrorOutput);
+	operation.ended?.(ctx);
+	return items;
 }
 
 /** A later wave could not start: the run's error says what earlier waves did, and what was not sent. */

@@ -78,7 +78,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[1].json.error).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 502); the campaign may have been created, so do not send it again');
 		expect(String(failed.items[1].json.description)).toMatch(
-			/may already have created the campaign.*Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again \(nor a new run, unless its dates come from \$now: then it is a new campaign\)\..*paste retry:v3:[0-9a-f]{64} content:v2:[0-9a-f]{64} into this node's Options > Resend Keys/s,
+			/may already have created the campaign.*Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again \(nor a new run, unless its dates come from \$now: then it is a new campaign\)\..*paste retry:v4:[0-9a-f]{64} content:v2:[0-9a-f]{64} into this node's Options > Resend Keys/s,
 		);
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
 
@@ -235,7 +235,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const first = await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
 		const second = await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
 		expect(second.items.map((item) => item.json.status)).toEqual(['Published', 'Published']);
-		expect(second.items[0].json.idempotencyKey).toMatch(/^retry:v3:[0-9a-f]{64}$/);
+		expect(second.items[0].json.idempotencyKey).toMatch(/^retry:v4:[0-9a-f]{64}$/);
 		expect(second.items[0].json.forgetKeys).toBe(second.items[0].json.idempotencyKey);
 		expect(second.items[0].json.idempotencyKey).not.toBe(first.items[0].json.idempotencyKey);
 		expect(await campaigns(context)).toHaveLength(4);

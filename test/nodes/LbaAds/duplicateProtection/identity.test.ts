@@ -8,6 +8,7 @@
  * start with the row names of the identity matrix in docs/duplicate-protection.md.
  */
 import type { IDataObject, INode, IRun, RelatedExecution } from 'n8n-workflow';
+import { DateTime, Settings } from 'luxon';
 
 import { chain, errorOf, manualTrigger, type RunOptions, type RunResult } from '../../../harness';
 import { campaigns, channel, createParameters, fault, lbaNode, useHistory, useSandbox } from '../setup';
@@ -34,6 +35,8 @@ const noOp = (name: string): INode => ({ id: name, name, type: 'n8n-nodes-base.n
  */
 const realNow = Date.now.bind(Date);
 let offsetMs = 0;
+/** How far luxon's clock (what `$today` reads: setup.ts) is from `Date.now()`. */
+const luxonOffset = () => Settings.now() - Date.now();
 async function nextSecond(): Promise<void> {
 	const now = Date.now();
 	offsetMs += (Math.floor(now / 1000) + 1) * 1000 - now;
@@ -243,16 +246,74 @@ describe("a sub-workflow's execution is its caller's", () => {
 		expect(outcomes(result.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
 	});
 
-	it('same sub-workflow called twice in one parent execution: other items are other campaigns; the same items with $now dates are held back', async () => {
+	it('same sub-workflow called twice in one parent execution: each call\'s campaigns are its own; the same items with $now dates are new campaigns, none held as another call\'s (issue 59)', async () => {
 		const caller = await callerContext();
 		await run(withNow, six.slice(0, 3), calledBy(caller, '401'));
 		await nextSecond();
 		const otherItems = await run(withNow, six.slice(3), calledBy(caller, '401'));
 		expect(outcomes(otherItems.items)).toEqual(['Published', 'Published', 'Published']);
-		// n8n tells a sub-workflow nothing of the node or the round that called it: the same items are the same call.
+		// The first call returned its items: its campaigns are its own, never this call's (a Retry never runs it again).
 		const sameItems = await run(withNow, six.slice(0, 3), calledBy(caller, '401'));
-		expect(outcomes(sameItems.items)).toEqual(['retry:created', 'retry:created', 'retry:created']);
-		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+		expect(outcomes(sameItems.items)).toEqual(['Published', 'Published', 'Published']);
+		expect(await sentCounts()).toEqual([2, 2, 2, 1, 1, 1]);
+	});
+
+	it("issue 59: the child's rows on a grid of whole minutes (one promo at 09:00 and 09:05, another between), 09:00 marked sent before the parent's Retry: 09:05 is neither held as 09:00's campaign nor sent; it names 09:00's campaign, and a new run sends it", async () => {
+		const caller = await callerContext();
+		const grid = createParameters({ name: '={{ $json.name }}' }, [channel({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })]);
+		const row = (name: string, start: string) => ({ name, start: `2026-12-07T${start}:00+07:00`, end: `2026-12-07T${start.replace(/^09/, '18')}:00+07:00` });
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+		const first = await run(grid, [row('grid-A', '09:00'), row('grid-B', '09:00'), row('grid-A', '09:05')], { ...calledBy(caller, '601'), node: { parameters: { ...grid, options: { concurrency: 1 } } } as never });
+		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
+		const [created] = await campaigns(context);
+		await nextSecond();
+		// The parent retried (a copy of its context, a new child execution), the 09:00 row gone.
+		const retried = await run(grid, [row('grid-B', '09:00'), row('grid-A', '09:05')], calledBy(JSON.parse(JSON.stringify(caller)), '602'));
+		expect(retried.items[0].status).toBe('Published');
+		expect(retried.items[1]).toMatchObject({ skipped: true, earlierOutcome: 'unclear', mayBeCampaignId: created.campaignId });
+		expect(retried.items[1].campaignId).toBeUndefined();
+		expect(String(retried.items[1].reason)).toMatch(/^Not sent: the execution this one retries created campaign \S+ \(from 2026-12-07 09:00 WIB\), and this one \(from 2026-12-07 09:05 WIB\) differs from it only by what the clock moved meanwhile/);
+		expect((retried.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message)).toContain(
+			'Item 2 was not sent: this Retry cannot tell it from campaigns the retried execution created. Each item names the campaign it may be and what to do.',
+		);
+		// "If it is another, run the workflow once more": a new execution sends it, and holds back what was created.
+		const again = await run(grid, [row('grid-B', '09:00'), row('grid-A', '09:05')], calledBy(await callerContext(), '603'));
+		expect(outcomes(again.items)).toEqual(['held:created', 'Published']);
+		expect((await campaigns(context)).map((campaign) => `${String(campaign.request.name)} ${String((campaign.request.channels as IDataObject[])[0].startDate)}`)).toEqual([
+			'grid-A 2026-12-07T09:00:00+07:00',
+			'grid-B 2026-12-07T09:00:00+07:00',
+			'grid-A 2026-12-07T09:05:00+07:00',
+		]);
+	});
+
+	it("issue 59: the user page's $today series (days 1 to 3 at 09:00, one SMS) fails in the evening and is retried after midnight: day 1 held naming its campaign, days 2 and 3 sent, 3 campaigns for 3 (the old rule: 4)", async () => {
+		// The node's own fields read the clock: every date moves on a Retry, so the next day's record is not this day's.
+		const series = createParameters({ name: 'series', options: { concurrency: 1 } }, [
+			channel({ startDate: '={{ $today.plus({ days: $json.n }).set({ hour: 9 }) }}', endDate: '={{ $today.plus({ days: $json.n }).set({ hour: 18 }) }}' }),
+		]);
+		const wib = () => DateTime.fromMillis(Date.now() + luxonOffset(), { zone: 'Asia/Jakarta' });
+		const before = offsetMs;
+		offsetMs += wib().plus({ days: 1 }).set({ hour: 20, minute: 0 }).toMillis() - wib().toMillis(); // 20:00 WIB
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+		const first = await run(series, [{ n: 1 }, { n: 2 }, { n: 3 }], { timezone: 'Asia/Jakarta' });
+		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
+		const [day1] = await campaigns(context);
+		offsetMs += 5 * 3_600_000; // 01:00 WIB: $today is the next day
+		const retried = await run(series, [{ n: 1 }, { n: 2 }, { n: 3 }], { timezone: 'Asia/Jakarta', ...retryOf(first.run) });
+		expect(outcomes(retried.items)).toEqual(['retry:created', 'Published', 'Published']);
+		expect(retried.items[0].campaignId).toBe(day1.campaignId);
+		expect((await campaigns(context)).length).toBe(3);
+		offsetMs = before; // the other tests' $now dates by day again
+	});
+
+	it('a parent that calls the child once per slot (Loop Over Items -> Execute Workflow), the same promo at 09:00 and 09:05: both sent in the first run, neither held as the other (issue 59)', async () => {
+		const caller = await callerContext();
+		const slotDates = createParameters({ name: 'slot-promo' }, [channel({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })]);
+		const first = await run(slotDates, [{ start: '2026-12-07T09:00:00+07:00', end: '2026-12-07T18:00:00+07:00' }], calledBy(caller, '501'));
+		const second = await run(slotDates, [{ start: '2026-12-07T09:05:00+07:00', end: '2026-12-07T18:05:00+07:00' }], calledBy(caller, '501'));
+		expect([first.items[0].status, second.items[0].status]).toEqual(['Published', 'Published']);
+		expect(second.items[0].campaignId).not.toBe(first.items[0].campaignId);
+		expect((await campaigns(context)).map((campaign) => (campaign.request.channels as IDataObject[])[0].startDate)).toEqual(['2026-12-07T09:00:00+07:00', '2026-12-07T09:05:00+07:00']);
 	});
 
 	it("nested sub-workflows (the limit): a grandchild sees its caller's context, which is new when the top execution is retried", async () => {
@@ -336,7 +397,7 @@ describe("the user's ways out", () => {
 	async function lostAnswerThenRetry(parameters: IDataObject, heldBy: 'retry' | 'held') {
 		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
 		const failed = await run(parameters, six.slice(0, 3));
-		expect(errorOf(failed)?.description).toMatch(/paste retry:v3:[0-9a-f]{64} content:v2:[0-9a-f]{64} into this node's Options > Resend Keys/);
+		expect(errorOf(failed)?.description).toMatch(/paste retry:v4:[0-9a-f]{64} content:v2:[0-9a-f]{64} into this node's Options > Resend Keys/);
 		await nextSecond();
 		const retry = await run(parameters, six.slice(0, 3), retryOf(failed.run));
 		// The one the failed execution created is held as created by it (its id known), whatever the dates.

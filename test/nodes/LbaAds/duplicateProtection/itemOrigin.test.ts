@@ -110,8 +110,8 @@ describe('the retry key: which campaign of the execution it is', () => {
 		expect(keysOf(rows, { parentExecution: { ...caller, workflowId: 'other parent' } }).get(0)).not.toBe(first);
 	});
 
-	it('the run index (Loop Over Items): the same campaign in another run of the node is another campaign', () => {
-		expect(keysOf(rows, { runIndex: 1 }).get(0)).not.toBe(keysOf(rows).get(0));
+	it('not the run index (Loop Over Items): a loop\'s rounds shifted by a row added before a Retry keep their campaigns\' keys (issue 59)', () => {
+		expect(keysOf(rows, { runIndex: 1 }).get(0)).toBe(keysOf(rows).get(0));
 	});
 
 	it("in tool mode, the model's arguments and call id, not the run: n8n gives each Retry On Fail try of a tool call a new run", () => {
@@ -125,12 +125,12 @@ describe('what the execution created, kept in its context', () => {
 	it('a created campaign is named for a Retry (the context a Retry copies; the caller\'s in a sub-execution)', () => {
 		const callerContext: IDataObject = { version: 1 };
 		const child = context({ parentExecution: { workflowId: 'parent', executionContext: callerContext } });
-		rememberSending(child, { key: 'retry:v3:k' }, [at(2), at(50)], at(1));
-		rememberCreated(child, 'retry:v3:k', '3F9A1C0B7D2E4A65');
-		expect(Object.keys(callerContext[CREATED_FIELD] as IDataObject)).toEqual(['retry:v3:k']);
+		rememberSending(child, { key: 'retry:v4:k' }, [at(2), at(50)], at(1));
+		rememberCreated(child, 'retry:v4:k', '3F9A1C0B7D2E4A65');
+		expect(Object.keys(callerContext[CREATED_FIELD] as IDataObject)).toEqual(['retry:v4:k']);
 		const retriedChild = context({ parentExecution: { workflowId: 'parent', executionContext: JSON.parse(JSON.stringify(callerContext)) } });
-		expect(createdFor(retriedChild, 'retry:v3:k')).toMatchObject({ campaignId: '3F9A1C0B7D2E4A65', dates: [at(2), at(50)] });
-		expect(createdFor(retriedChild, 'retry:v3:other')).toBeUndefined();
+		expect(createdFor(retriedChild, 'retry:v4:k')).toMatchObject({ campaignId: '3F9A1C0B7D2E4A65', dates: [at(2), at(50)] });
+		expect(createdFor(retriedChild, 'retry:v4:other')).toBeUndefined();
 	});
 
 	it('moved by the clock: every date forward by one amount, by the time since, or by the hours or days begun meanwhile (rounded dates)', () => {

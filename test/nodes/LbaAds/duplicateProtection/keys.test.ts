@@ -46,16 +46,17 @@ describe('duplicate protection keys', () => {
 		expect(serviceTarget('http://127.0.0.1:8080')).not.toBe(serviceTarget('http://127.0.0.1:8081'));
 	});
 
-	it('custom:v2 and retry:v3 are pinned (retry:v3 is the SHA-256 of the canonical JSON, written out here by hand)', () => {
+	it('custom:v2 and retry:v4 are pinned (retry:v4 is the SHA-256 of the canonical JSON, written out here by hand)', () => {
 		expect(customKey(' A-17 ', 'https://api.example.co.id')).toBe('custom:v2:https://api.example.co.id A-17');
 		expect(customKey('  ', 'https://api.example.co.id')).toBeUndefined();
 		const shape = { name: 'x', channels: [{ locationId: 3273 }] };
-		const canonical = '{"execution":"execution 5f0c","ordinal":0,"runIndex":0,"shape":{"channels":[{"locationId":3273}],"name":"x"},"target":"https://api.example.co.id"}';
-		const key = retryKey({ target: 'https://api.example.co.id', shape, ordinal: 0, runIndex: 0, execution: 'execution 5f0c' });
-		expect(key).toBe(`retry:v3:${createHash('sha256').update(canonical).digest('hex')}`);
-		expect(key).toBe('retry:v3:2e5f2400f6d7e22276bda5bda28a654ba1b9ff2c50996d1857faee4f64c60348');
+		// As itemOrigin.ts gives its parts: the execution, the campaign without its dates and its number (no run index since v4).
+		const canonical = '{"execution":"execution 5f0c","ordinal":0,"shape":{"channels":[{"locationId":3273}],"name":"x"},"target":"https://api.example.co.id"}';
+		const key = retryKey({ target: 'https://api.example.co.id', shape, ordinal: 0, execution: 'execution 5f0c' });
+		expect(key).toBe(`retry:v4:${createHash('sha256').update(canonical).digest('hex')}`);
+		expect(key).toBe('retry:v4:393579e374dc17a6fe6d52d2fc8dd48ee58e8c337a89073e1efa019ddfe4624e');
 		// Keys in another order, the same key.
-		expect(retryKey({ execution: 'execution 5f0c', runIndex: 0, ordinal: 0, shape: { channels: shape.channels, name: 'x' }, target: 'https://api.example.co.id' })).toBe(key);
+		expect(retryKey({ execution: 'execution 5f0c', ordinal: 0, shape: { channels: shape.channels, name: 'x' }, target: 'https://api.example.co.id' })).toBe(key);
 	});
 
 	it('Forget Sent takes an output\'s forgetKeys (its retry key, then its own key), one key, a list, or a custom key\'s text', () => {

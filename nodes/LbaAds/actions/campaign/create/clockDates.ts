@@ -20,7 +20,12 @@ function isClockExpression(value: unknown): boolean {
 /** Whether Duplicate Protection is Campaign Content and a date of the campaign, as written, reads the clock. */
 export function datesFollowClock(ctx: IExecuteFunctions): boolean {
 	const parameters = ctx.getNode().parameters as IDataObject;
-	if ((parameters.duplicateProtection ?? 'content') !== 'content') return false;
+	return (parameters.duplicateProtection ?? 'content') === 'content' && datesReadClock(ctx);
+}
+
+/** Whether a date of the campaign, as the node's own parameters write it, reads the clock ($now, $today, DateTime.now). */
+export function datesReadClock(ctx: IExecuteFunctions): boolean {
+	const parameters = ctx.getNode().parameters as IDataObject;
 	const channels = ((parameters.channels as IDataObject | undefined)?.channel as IDataObject[] | undefined) ?? [];
 	const inFields = parameters.channelsInput !== 'json' && channels.some((channel) => DATE_FIELDS.some((field) => isClockExpression(channel?.[field])));
 	// A JSON parameter is one text: a clock expression in it is taken for a date.

@@ -1,4 +1,5 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { DateTime } from 'luxon';
 
 import { CATEGORIES, CATEGORY_LIST, checkCampaign, LIMITS, TELCO_LIST, TELCOS } from './campaignSchema';
 import { NIGHT_OPTION, checkPlacesAndWindows, PROVISIONAL_ZONE, zoneHints } from './sendWindows';
@@ -19,11 +20,11 @@ import {
 import { addClockDatesHint, datesFollowClock } from './clockDates';
 import { RUN_MODE_FIELDS, runModeInstead } from './runMode';
 import { campaignGuard, type Candidate } from '../../../duplicateProtection/campaignGuard';
-import { rememberCreated, rememberSending } from '../../../duplicateProtection/itemOrigin';
+import { rememberCreated, rememberEnded, rememberSending, type CreatedRecord } from '../../../duplicateProtection/itemOrigin';
 import { campaignIdentity } from './campaignMeaning';
 import { forgetKeysOf } from '../../../duplicateProtection/keys';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../../../shared/transport';
-import type { OperationModule } from '../../engine/operation';
+import type { OperationModule, SendGuard } from '../../engine/operation';
 import { fromAI, toolDescription, withToolDefault } from '../../../helpers/aiTool';
 import { pickerField } from '../../../helpers/picker';
 import { searchLocations } from '../../../methods/searchLocations';
@@ -346,7 +347,8 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 	checkWithService: checkPlacesAndWindows,
 
 	prepare(ctx, itemIndex, transport) {
-		const preparedAt = Date.now();
+		// On the clock `$now` and `$today` read (luxon's: Date.now in n8n), so a Retry compares like with like.
+		const preparedAt = DateTime.now().toMillis();
 		const rule = zoneRule(ctx, itemIndex);
 		// Read in each channel's place: checked here in WIB, read again once the places are known.
 		const zone = rule.kind === 'fixed' ? rule.zone : PROVISIONAL_ZONE;
@@ -381,20 +383,26 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 		// A Retry recognizes each campaign among all the run's items (itemOrigin.ts): keys once every item is prepared.
 		withRetryKeys(ctx, prepared);
 		const candidates: Candidate[] = [];
+		const unclear = new Map<number, IDataObject>();
 		for (const { itemIndex, request } of prepared) {
 			// A dry run sends nothing, so it records nothing: the real send stays possible.
-			if (request.key !== undefined && request.retryKey !== undefined && !request.dryRun) {
-				candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, resend: request.resend, createdAs: request.createdAs });
-			}
+			if (request.key === undefined || request.retryKey === undefined || request.dryRun) continue;
+			// A campaign the node cannot tell from one the retried execution created: not sent, both named.
+			if (request.mayBe && !request.resend) unclear.set(itemIndex, unclearJson(request, request.mayBe));
+			else candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, resend: request.resend, createdAs: request.createdAs });
 		}
-		if (!candidates.length) return undefined;
+		if (unclear.size) addUnclearHint(ctx, [...unclear.keys()]);
+		if (!candidates.length) return withUnclear(undefined, unclear);
 		const followClock = datesFollowClock(ctx);
 		if (followClock) addClockDatesHint(ctx);
 		// How long this run may keep a campaign "being sent": a wave's requests at its Timeout, and the lock's waits.
 		const timeoutMs = Number(ctx.getNodeParameter('options.timeoutMs', 0, DEFAULT_TIMEOUT_MS));
 		const sendingForMs = 4 * Math.min(Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS) + 180_000;
-		return campaignGuard(ctx, candidates, { datesFollowClock: followClock, sendingForMs });
+		return withUnclear(campaignGuard(ctx, candidates, { datesFollowClock: followClock, sendingForMs }), unclear);
 	},
+
+	// A Retry of this execution never takes this run's campaigns for another call's (itemOrigin.ts).
+	ended: rememberEnded,
 
 	describeDone(json) {
 		if (json.skipped) return `not sent (${String(json.earlierOutcome)})`;
@@ -429,6 +437,50 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 		}
 	},
 };
+
+/** A date as the unclear item names it: in WIB, with its zone. */
+const wib = (ms: number) => `${DateTime.fromMillis(ms, { zone: 'Asia/Jakarta' }).toFormat('yyyy-MM-dd HH:mm')} WIB`;
+
+/** An item the node cannot tell from a campaign the retried execution created (itemOrigin.ts `mayBe`). */
+function unclearJson(request: CreateRequest, mayBe: CreatedRecord): IDataObject {
+	const dates = campaignIdentity(request.body).dates;
+	return {
+		skipped: true,
+		reason:
+			`Not sent: the execution this one retries created campaign ${mayBe.campaignId} (from ${wib(mayBe.dates[0])}), and this one (from ${wib(dates[0])}) differs from it only by what the clock moved meanwhile. ` +
+			'Its dates were computed again before this node, so the node cannot tell whether it is that campaign or another one',
+		earlierOutcome: 'unclear',
+		mayBeCampaignId: mayBe.campaignId,
+		howToResend: `Look for campaign ${mayBe.campaignId} in LBA Ads. If it is this campaign, do nothing. If it is another, run the workflow once more: this campaign was recorded nowhere, so it is sent, and what was created is held back (Duplicate Protection Campaign Content or Custom Key).`,
+		...keysOutput(request),
+	};
+}
+
+/** Said above the output when a Retry left campaigns unsent because it could not tell them apart. */
+function addUnclearHint(ctx: IExecuteFunctions, itemIndexes: number[]): void {
+	ctx.addExecutionHints({
+		message: `Item${itemIndexes.length === 1 ? '' : 's'} ${itemIndexes.map((index) => index + 1).join(', ')} ${itemIndexes.length === 1 ? 'was' : 'were'} not sent: this Retry cannot tell ${itemIndexes.length === 1 ? 'it' : 'them'} from campaigns the retried execution created. Each item names the campaign it may be and what to do.`,
+		type: 'warning',
+		location: 'outputPane',
+	});
+}
+
+/** The guard, with the unclear items left out of its claims and answered as not sent. */
+function withUnclear(guard: SendGuard | undefined, unclear: Map<number, IDataObject>): SendGuard | undefined {
+	if (!unclear.size) return guard;
+	return {
+		async claim(itemIndexes) {
+			const rest = itemIndexes.filter((itemIndex) => !unclear.has(itemIndex));
+			const skipped = guard && rest.length ? await guard.claim(rest) : new Map<number, IDataObject>();
+			for (const itemIndex of itemIndexes) if (unclear.has(itemIndex)) skipped.set(itemIndex, unclear.get(itemIndex)!);
+			return skipped;
+		},
+		async settle(results) {
+			const sent = results.filter(({ itemIndex }) => !unclear.has(itemIndex));
+			if (guard && sent.length) await guard.settle(sent);
+		},
+	};
+}
 
 /** The runs whose panel already says that Preview sent nothing (once per run, not per item). */
 const previewSaid = new WeakSet<object>();
@@ -465,7 +517,7 @@ const options: INodeProperties[] = [
 		name: 'resendKeys',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. retry:v3:2e5f… content:v2:45a2…',
+		placeholder: 'e.g. retry:v4:2e5f… content:v2:45a2…',
 		description:
 			"Paste the forgetKeys of each held-back item to send again (copied from this node's output): only those items are sent again, billed again. Empty it after that run.",
 		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },

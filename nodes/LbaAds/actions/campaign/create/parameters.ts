@@ -10,7 +10,8 @@ import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, posixOffsetZone, readInZone, workflowZone } from '../../../helpers/dates';
 import { INDONESIAN_ZONES } from '../../../helpers/indonesianZones';
 import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
-import { createdFor, retryKeysOf, type RetryIdentity } from '../../../duplicateProtection/itemOrigin';
+import { createdFor, inSubExecution, retryKeysOf, type CreatedRecord, type DatesOrigin, type RetryIdentity } from '../../../duplicateProtection/itemOrigin';
+import { datesReadClock } from './clockDates';
 import { keysFromUser } from '../../../duplicateProtection/keys';
 import { previewMode } from './runMode';
 
@@ -30,6 +31,8 @@ export interface CreateRequest {
 	target?: string;
 	/** The campaign the execution this one retries created for it, when its context kept the id. */
 	createdAs?: string;
+	/** The campaign the retried execution created that this one may be, when the node cannot tell (itemOrigin.ts). */
+	mayBe?: CreatedRecord;
 	resend: boolean;
 	/** Which dates had no UTC offset and the timezone they were read in: the output says so. */
 	zoneNote?: { assumedTimezone: string; datesWithoutOffset: string[] };
@@ -110,18 +113,26 @@ export function withRetryKeys(ctx: IExecuteFunctions, prepared: Array<{ itemInde
 	for (const item of protectedItems) byTarget.set(item.request.target!, [...(byTarget.get(item.request.target!) ?? []), item]);
 	for (const [target, items] of byTarget) {
 		const identities = items.map(({ itemIndex, request }) => ({ itemIndex, ...campaignIdentity(request.body), evaluatedAt: request.preparedAt }));
-		const identified = retryKeysOf(ctx, identities, target);
+		const identified = retryKeysOf(ctx, identities, target, datesOrigin(ctx));
 		for (const { itemIndex, request } of items) {
 			const identity = identified.get(itemIndex)!;
 			request.retryIdentity = identity;
 			request.retryKey = identity.key;
 			request.createdAs = createdFor(ctx, identity.key)?.campaignId;
+			request.mayBe = identity.mayBe;
 			if (request.key === undefined) request.key = identity.key;
 			// Options > Resend Keys: the keys a held item names (its forgetKeys) pick it, no expression needed.
 			const asked = keysFromUser(ctx.getNodeParameter('options.resendKeys', itemIndex, '') ?? '', target);
 			if (asked.includes(request.key) || asked.includes(identity.key)) request.resend = true;
 		}
 	}
+}
+
+/** How the campaigns' dates were computed, as far as the node can know (itemOrigin.ts `DatesOrigin`). */
+function datesOrigin(ctx: IExecuteFunctions): DatesOrigin {
+	if (datesReadClock(ctx)) return 'ownClock';
+	// A Retry reuses the saved output of the nodes before this one, unless a caller's Retry starts this sub-execution anew.
+	return inSubExecution(ctx) ? 'unknown' : 'fixed';
 }
 
 export function resendOption(ctx: IExecuteFunctions, itemIndex: number): boolean {

@@ -199,17 +199,21 @@ function foreignWallClock(ctx: IExecuteFunctions, raw: IDataObject | undefined, 
 	);
 }
 
-/** An expression that reads the clock or a trigger's time: what makes a whole hour the workflow's zone's. */
-const CLOCK_OR_TRIGGER = /\$now|\$today|DateTime|timestamp/;
+/**
+ * An expression that sets a time of day ($today, .set({ hour: 9 }), .startOf('hour')): its whole
+ * hour is one of the workflow's zone. A moment counted from another (`$now.plus({ hours: 2 })`, a
+ * trigger's time plus three days) is not a time of day someone set.
+ */
+const SETS_TIME_OF_DAY = /\$today|\.set\s*\(|\.startOf\s*\(/;
 
 /**
- * The date fields of a channel that the node's own parameters compute from the clock or a trigger
- * (a date field's expression, or the JSON expression that holds the channels). A date from data
- * (a sheet, an API, `{{ $json.start }}`) is taken as written.
+ * The date fields of a channel that the node's own parameters set to a time of day (a date field's
+ * expression, or the JSON expression that holds the channels). A date from data (a sheet, an API,
+ * `{{ $json.start }}`) is taken as written.
  */
 function clockFields(ctx: IExecuteFunctions, index: number): Set<string> {
 	const parameters = ctx.getNode().parameters as IDataObject;
-	const reads = (value: unknown) => typeof value === 'string' && value.startsWith('=') && CLOCK_OR_TRIGGER.test(value);
+	const reads = (value: unknown) => typeof value === 'string' && value.startsWith('=') && SETS_TIME_OF_DAY.test(value);
 	if (parameters.campaignInput === 'json' || parameters.channelsInput === 'json') {
 		const json = parameters.campaignInput === 'json' ? parameters.campaignJson : parameters.channelsJson;
 		return new Set(reads(json) ? DATE_FIELDS.map(({ field }) => field) : []);
