@@ -136,4 +136,18 @@ describe('ARCHITECTURE.md\'s "An operation that calls a new endpoint"', () => {
 				'a file the newcomer writes is marked "(new)" after its name, as `location/get.operation.ts` (new).',
 		);
 	});
+
+	it('its running example (Location → Get) is still one a newcomer would be adding: no such operation, and the files it marks (new) do not exist', () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { RESOURCES } = require('../../nodes/LbaAds/actions/resources') as typeof import('../../nodes/LbaAds/actions/resources');
+		const example = /The running example is \*\*(\w+) → (\w[\w ]*?)\*\*/.exec(guide);
+		expect(example).not.toBeNull();
+		const [, resource, operation] = example!;
+		const inCode = RESOURCES.some((each) => each.name === resource && each.operations.some((module) => module.option.name === operation));
+		const written = [...guide.matchAll(/`([\w/.-]+)` \(new\)/g)].map(([, file]) => file).filter((file) => resolveNamed(file));
+		expectAgreement(
+			[...(inCode ? [`${resource} → ${operation} is in the code now`] : []), ...written.map((file) => `${file}, marked (new), exists`)],
+			'The guide\'s running example must be an operation nobody has added: pick another one (an endpoint of the service the node does not call yet) and rewrite the steps\' example names.',
+		);
+	});
 });
