@@ -118,7 +118,10 @@ const CUSTOM_CALL = e2e.workflow(
 	],
 	e2e.chain('Start', 'Campaigns to send', 'LBA Ads'),
 );
+/** Four stores, $now dates (a Retry computes them again): the campaign sent again on purpose (issue 60). */
+const SEND_AGAIN = e2e.campaignWorkflow('insAgain', 'Instructions: send one again', e2e.namedItems('again', 4), { lbaParameters: parameters() });
 const WORKFLOWS = [
+	SEND_AGAIN,
 	FIX_IN_PANEL,
 	KEY_MISSING,
 	MAX_SMS,
@@ -173,6 +176,39 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	}
 	const setLba = (workflowId: string, change: (parameters: Json) => Json) =>
 		steps.setNode(workflowId, LBA, (node: Json) => ({ ...node, parameters: change(node.parameters) }));
+
+	test('a held campaign sent again on purpose after a Retry that succeeded ($now dates: no Retry offered, a new run would bill every store again): its howToResend followed in the editor, Mode Send One Again, Execute step: that campaign alone, once, as first sent; a key cut short is refused; Execute step again: nothing more (issue 60)', async () => {
+		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const failed = await steps.run(SEND_AGAIN.id);
+		await steps.clearFaults();
+		expect(failed.status).toBe('error');
+		const retried = await steps.retry(SEND_AGAIN.id, failed.executionId);
+		expect(retried.status).toBe('success'); // n8n's editor offers no Retry of it now
+		const held = retried.output(LBA)[0];
+		expect(held).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+		expect(held.howToResend).toBe(
+			"To send it again on purpose (a second campaign, billed again): copy this item's sendAgainKey, set this node's Mode to Send One Again, paste it into Send Again Key, click Execute step, then set Mode back to Publish. Only this campaign is sent, once.",
+		);
+		const runData = { ...retried.run.resultData.runData };
+		delete runData[LBA];
+		// Half the key, as a hurried copy gives it: refused, nothing sent.
+		await setLba(SEND_AGAIN.id, (p) => ({ ...p, runMode: 'sendAgain', sendAgainKey: String(held.sendAgainKey).slice(0, 40) }));
+		const cut = await steps.executeStep(SEND_AGAIN.id, LBA, runData, [LBA]);
+		expect(String(cut.error?.description)).toBe("Copy the whole sendAgainKey (it starts with again:v1:) of the held or failed item from this node's output, and paste it into Send Again Key.");
+		// The whole key, as the description says.
+		await setLba(SEND_AGAIN.id, (p) => ({ ...p, sendAgainKey: held.sendAgainKey }));
+		const step = await steps.executeStep(SEND_AGAIN.id, LBA, runData, [LBA]);
+		expect([step.status, step.error?.message]).toEqual(['success', undefined]);
+		const sent = await steps.journal('again');
+		expect(countsOf(sent)).toEqual({ 'again-1': 2, 'again-2': 1, 'again-3': 1, 'again-4': 1 });
+		const [first, second] = sent.filter((campaign) => campaign.request.name === 'again-1');
+		expect(second.request.channels).toEqual(first.request.channels); // its dates as first sent, not computed again
+		// Left as it is: Execute step again sends nothing more, and says to set Mode back to Publish.
+		const again = await steps.executeStep(SEND_AGAIN.id, LBA, runData, [LBA]);
+		expect(again.output(LBA)[0]).toMatchObject({ skipped: true, howToResend: 'Nothing to do: this key sends its campaign once. Set Mode back to Publish.' });
+		await setLba(SEND_AGAIN.id, (p) => ({ ...p, runMode: 'publish' }));
+		expect(countsOf(await steps.journal('again'))).toEqual({ 'again-1': 2, 'again-2': 1, 'again-3': 1, 'again-4': 1 });
+	});
 
 	test('"Fix it in the panel, then run again": a message too long in item 2 of 3, fixed, run again: 3 campaigns, each once', async () => {
 		const { message, advice } = await refused(FIX_IN_PANEL.id, 'fix');

@@ -354,7 +354,7 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 		},
 	],
 	[
-		'issue 59: the same promo at 09:00 and 09:05 from the child\'s rows, another promo refused between them; 09:00 marked sent, the parent retried: 09:05 is not held as 09:00\'s campaign; "If it is another, run the workflow once more" followed: each campaign once',
+		'issue 59: the same promo at 09:00 and 09:05 from the child\'s rows, another promo refused between them; 09:00 marked sent, the parent retried: 09:05 is not held as 09:00\'s campaign; "If it is another" followed (Mode Send One Again in the child\'s editor): each campaign once',
 		async (deployment) => {
 			const { steps, runParent } = deployment;
 			const failed = await failAfter(deployment, GRID.parent.id, 1);
@@ -366,8 +366,14 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 			// Not "created": not sent, naming the campaign it may be (09:00's), with the way to send it.
 			expect(a905).toMatchObject({ skipped: true, earlierOutcome: 'unclear', mayBeCampaignId: first[0].campaignId });
 			expect(a905.campaignId).toBeUndefined();
-			expect(a905.howToResend).toMatch(/^Look for campaign \S+ in LBA Ads\. If it is this campaign, do nothing\. If it is another, run the workflow once more:/);
-			// It is another (09:05, not 09:00): run the workflow once more, as the item says.
+			expect(a905.howToResend).toMatch(/^Look for campaign \S+ in LBA Ads\. If it is this campaign, do nothing\. If it is another: copy this item's sendAgainKey, set this node's Mode to Send One Again, paste it into Send Again Key, click Execute step, then set Mode back to Publish\./);
+			// It is another (09:05, not 09:00): in the child's editor, Mode Send One Again with its key, Execute step, Mode back to Publish.
+			await steps.setNode(GRID.child.id, LBA, (node: Json) => ({ ...node, parameters: { ...node.parameters, runMode: 'sendAgain', sendAgainKey: a905.sendAgainKey } }));
+			const stepped = await steps.run(GRID.child.id, 'Called');
+			expect([stepped.status, stepped.error?.message]).toEqual(['success', undefined]);
+			await steps.setNode(GRID.child.id, LBA, (node: Json) => ({ ...node, parameters: { ...node.parameters, runMode: 'publish' } }));
+			await deployment.publish(GRID.child.id);
+			// Left as it is (Mode back to Publish), the next parent run sends nothing more.
 			expect((await runParent(GRID.parent.id)).status).toBe('success');
 			const counts = countsOf(await steps.journal('grid'), startOf);
 			expect(counts).toEqual({ 'grid-A 2036-12-10T09:00:00+07:00': 1, 'grid-B 2036-12-10T09:00:00+07:00': 1, 'grid-A 2036-12-10T09:05:00+07:00': 1 });

@@ -117,7 +117,7 @@ e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8
 		const ndv = page.locator('[data-test-id="ndv"]');
 
 		// Before the run: in whose hours a date without an offset is read, in the panel.
-		await ndv.getByText("n8n's default when the instance sets none), not WIB, WITA or WIT", { exact: false }).first().waitFor({ timeout: 30_000 });
+		await ndv.getByText('not WIB, WITA or WIT, so Send From and Send Until without an offset are read in each channel', { exact: false }).first().waitFor({ timeout: 30_000 });
 		// Send From and Send Until, typed the usual way (no seconds): kept as typed.
 		await typeDate('startDate', 0, typed(DAY, '09:00'));
 		await typeDate('endDate', 0, typed(DAY, '18:00'));

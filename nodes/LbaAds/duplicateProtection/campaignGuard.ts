@@ -147,7 +147,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 				const keys = [candidate.key, candidate.retryKey];
 				if (result.status === 'done') {
 					sentSoFar++;
-					for (const key of keys) {
+					for (const key of [...keys, ...(candidate.alsoRecord ?? [])]) {
 						keep.add(key);
 						marks.add(createdMark(key));
 					}

@@ -22,13 +22,16 @@ export const REASONS = {
 };
 
 /** What to do about a held-back item: each piece of advice safe when followed to the letter. */
+/** The one action that sends one campaign again, alone, whatever its dates and whatever n8n offers (issue 60). */
+export const SEND_ONE_AGAIN =
+	"copy this item's sendAgainKey, set this node's Mode to Send One Again, paste it into Send Again Key, click Execute step, then set Mode back to Publish. Only this campaign is sent, once.";
+
 export const HOW_TO_RESEND = {
-	created:
-		"To send it again on purpose (a second campaign, billed again): copy this item's forgetKeys, paste them into this node's Options > Resend Keys, run the workflow once, then empty Resend Keys.",
-	unknown:
-		"Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: copy this item's forgetKeys, paste them into this node's Options > Resend Keys, save, run the workflow again (or Retry a failed execution with the currently saved workflow), then empty Resend Keys.",
+	created: `To send it again on purpose (a second campaign, billed again): ${SEND_ONE_AGAIN}`,
+	unknown: `Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: ${SEND_ONE_AGAIN}`,
 	sending:
-		"Do not run the workflow again for it: the other execution is creating this campaign (a new run with $now dates would create another). Once that execution has finished (see Executions), look for the campaign in LBA Ads. Only if it is missing: copy this item's forgetKeys, paste them into this node's Options > Resend Keys, run once, then empty Resend Keys.",
+		"Do not run the workflow again for it: the other execution is creating this campaign (a new run with $now dates would create another). Once that execution has finished (see Executions), look for the campaign in LBA Ads. " +
+		`Only if it is missing: ${SEND_ONE_AGAIN}`,
 };
 
 /** A held-back item's output: what happened and what to do first, the keys last. */
@@ -45,6 +48,7 @@ export function heldJson(held: HeldBack, twin: TwinOutcome | undefined): IDataOb
 		...(until ? { sendingUntil: new Date(held.sendingUntil!).toISOString() } : {}),
 		// The campaign it was created as, when the retried execution's context kept its id.
 		...(held.by === 'retry' && created && held.candidate.createdAs ? { campaignId: held.candidate.createdAs } : {}),
+		...(held.candidate.sendAgainKey ? { sendAgainKey: held.candidate.sendAgainKey } : {}),
 		idempotencyKey: held.candidate.key,
 		// Held by its campaign's key, that key alone holds it (this run's retry key is not kept).
 		forgetKeys: held.by === 'key' ? held.candidate.key : forgetKeysOf(held.candidate.key, held.candidate.retryKey),

@@ -342,6 +342,12 @@ export function rememberCreated(ctx: IExecuteFunctions, key: string, campaignId:
 	if (sending && campaignId !== undefined && campaignId !== null) sending.campaignId = String(campaignId);
 }
 
+/** What the execution this one retries sent for `key` (created or not), when its context kept it. */
+export function sentFor(ctx: IExecuteFunctions, key: string): SentRecord | undefined {
+	const record = sentRecords(ctx)?.[key];
+	return record && Array.isArray(record.dates) ? record : undefined;
+}
+
 /** What the execution this one retries created for `key`, when its context kept it. */
 export function createdFor(ctx: IExecuteFunctions, key: string): CreatedRecord | undefined {
 	const record = sentRecords(ctx)?.[key];

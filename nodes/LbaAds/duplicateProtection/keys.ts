@@ -80,6 +80,32 @@ export function forgetKeysOf(key: string, retry: string): string {
 	return key === retry ? retry : `${retry} ${key}`;
 }
 
+const SEND_AGAIN_PREFIX = 'again:v1:';
+
+/**
+ * What sending a campaign again needs, in the key a held item names (issue 60): the campaign as
+ * it was sent (its dates as instants, so neither `$now` nor a Retry computes them again) and where
+ * it went. Mode "Send One Again" of the Create node reads it back (`readSendAgainKey`).
+ */
+export function sendAgainKey(target: string, campaign: unknown): string {
+	return `${SEND_AGAIN_PREFIX}${Buffer.from(JSON.stringify({ target, campaign }), 'utf8').toString('base64url')}`;
+}
+
+/** The campaign and target a send-again key names, or undefined when the text is not one (cut short, say). */
+export function readSendAgainKey(text: string): { target: string; campaign: IDataObject } | undefined {
+	const trimmed = String(text ?? '').trim();
+	if (!trimmed.startsWith(SEND_AGAIN_PREFIX)) return undefined;
+	try {
+		const { target, campaign } = JSON.parse(Buffer.from(trimmed.slice(SEND_AGAIN_PREFIX.length), 'base64url').toString('utf8')) as { target?: unknown; campaign?: unknown };
+		return typeof target === 'string' && campaign && typeof campaign === 'object' ? { target, campaign: campaign as IDataObject } : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The key that records a campaign sent again by its send-again key: once per key, per node. */
+export const sentAgainKey = (sendAgain: string) => `again:${sha256(sendAgain.trim())}`;
+
 function customText(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	// In Unicode NFC, as campaign text is sent: "é" typed as one character or as e + accent is one key.

@@ -78,7 +78,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[1].json.error).toBe('The LBA service failed to answer POST /lba/campaign (HTTP 502); the campaign may have been created, so do not send it again');
 		expect(String(failed.items[1].json.description)).toMatch(
-			/may already have created the campaign.*Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again \(nor a new run, unless its dates come from \$now: then it is a new campaign\)\..*paste retry:v4:[0-9a-f]{64} content:v2:[0-9a-f]{64} into this node's Options > Resend Keys/s,
+			/may already have created the campaign.*Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again \(nor a new run, unless its dates come from \$now: then it is a new campaign\)\..*set this node's Mode to Send One Again, paste again:v1:\S+ into Send Again Key, click Execute step, then set Mode back to Publish\. Its keys, for Forget Sent: retry:v4:[0-9a-f]{64} content:v2:[0-9a-f]{64}\./s,
 		);
 		expect(namesIn(await campaigns(context))).toEqual(['promo-1', 'promo-2', 'promo-3']);
 
@@ -87,7 +87,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 			skipped: true,
 			earlierOutcome: 'unknown',
 			reason: expect.stringMatching(/^May have been created in an earlier run/),
-			howToResend: expect.stringContaining('Options > Resend Keys'),
+			howToResend: expect.stringContaining("set this node's Mode to Send One Again"),
 		});
 		expect(await campaigns(context)).toHaveLength(3);
 
@@ -227,6 +227,16 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const parameters = { ...byName, duplicateProtection: 'customKey', idempotencyKey: "={{ $json.storeId + '-' + '2026-12-01' }}" };
 		const result = await runNode(context, parameters, [{ name: 'a', storeId: 'S1' }, { name: 'b' }, { name: 'c' }], { workflowId: history.workflowId });
 		expect(errorOf(result)?.message).toBe('Idempotency Key of item 2 is "undefined-2026-12-01": a part of it came out undefined; nothing was sent');
+		expect(await campaigns(context)).toHaveLength(0);
+	});
+
+	it.each([
+		['an empty cell', ''],
+		['a cell of spaces', '   '],
+	])("Custom Key, the page's example on rows whose storeId is %s: refused before anything is sent, naming the item (issue 60; it held the third row as item 2's campaign)", async (_case, storeId) => {
+		const parameters = { ...byName, duplicateProtection: 'customKey', idempotencyKey: "={{ $json.storeId + '-' + '2026-12-01' }}" };
+		const result = await runNode(context, parameters, [{ name: 'a', storeId: 'S1' }, { name: 'b', storeId }, { name: 'c', storeId }], { workflowId: history.workflowId });
+		expect(errorOf(result)?.message).toBe(`Idempotency Key of item 2 is "${storeId}-2026-12-01": a part of it came out empty; nothing was sent`);
 		expect(await campaigns(context)).toHaveLength(0);
 	});
 

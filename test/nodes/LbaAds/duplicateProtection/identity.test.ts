@@ -258,7 +258,7 @@ describe("a sub-workflow's execution is its caller's", () => {
 		expect(await sentCounts()).toEqual([2, 2, 2, 1, 1, 1]);
 	});
 
-	it("issue 59: the child's rows on a grid of whole minutes (one promo at 09:00 and 09:05, another between), 09:00 marked sent before the parent's Retry: 09:05 is neither held as 09:00's campaign nor sent; it names 09:00's campaign, and a new run sends it", async () => {
+	it("issue 59: the child's rows on a grid of whole minutes (one promo at 09:00 and 09:05, another between), 09:00 marked sent before the parent's Retry: 09:05 is neither held as 09:00's campaign nor sent; it names 09:00's campaign; Send One Again sends it, once", async () => {
 		const caller = await callerContext();
 		const grid = createParameters({ name: '={{ $json.name }}' }, [channel({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })]);
 		const row = (name: string, start: string) => ({ name, start: `2026-12-07T${start}:00+07:00`, end: `2026-12-07T${start.replace(/^09/, '18')}:00+07:00` });
@@ -276,9 +276,12 @@ describe("a sub-workflow's execution is its caller's", () => {
 		expect((retried.run.data.resultData.runData.LBA[0].hints ?? []).map((hint) => hint.message)).toContain(
 			'Item 2 was not sent: this Retry cannot tell it from campaigns the retried execution created. Each item names the campaign it may be and what to do.',
 		);
-		// "If it is another, run the workflow once more": a new execution sends it, and holds back what was created.
+		// "If it is another": Mode Send One Again with its sendAgainKey, in the editor: sent, once.
+		const sentAgain = await run({ ...grid, runMode: 'sendAgain', sendAgainKey: String(retried.items[1].sendAgainKey) }, [row('grid-B', '09:00'), row('grid-A', '09:05')]);
+		expect(sentAgain.items[0]).toMatchObject({ sentAgain: true, status: 'Published' });
+		// Mode back to Publish: the next run holds both back (the campaign sent again is recorded by its content).
 		const again = await run(grid, [row('grid-B', '09:00'), row('grid-A', '09:05')], calledBy(await callerContext(), '603'));
-		expect(outcomes(again.items)).toEqual(['held:created', 'Published']);
+		expect(outcomes(again.items)).toEqual(['held:created', 'held:created']);
 		expect((await campaigns(context)).map((campaign) => `${String(campaign.request.name)} ${String((campaign.request.channels as IDataObject[])[0].startDate)}`)).toEqual([
 			'grid-A 2026-12-07T09:00:00+07:00',
 			'grid-B 2026-12-07T09:00:00+07:00',
@@ -397,7 +400,7 @@ describe("the user's ways out", () => {
 	async function lostAnswerThenRetry(parameters: IDataObject, heldBy: 'retry' | 'held') {
 		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
 		const failed = await run(parameters, six.slice(0, 3));
-		expect(errorOf(failed)?.description).toMatch(/paste retry:v4:[0-9a-f]{64} content:v2:[0-9a-f]{64} into this node's Options > Resend Keys/);
+		expect(errorOf(failed)?.description).toMatch(/set this node's Mode to Send One Again, paste again:v1:\S+ into Send Again Key, click Execute step, then set Mode back to Publish\. Its keys, for Forget Sent: retry:v4:[0-9a-f]{64} content:v2:[0-9a-f]{64}\.$/);
 		await nextSecond();
 		const retry = await run(parameters, six.slice(0, 3), retryOf(failed.run));
 		// The one the failed execution created is held as created by it (its id known), whatever the dates.
@@ -417,13 +420,46 @@ describe("the user's ways out", () => {
 		expect(outcomes(again.items)).toEqual(['retry:created', 'Published', 'retry:created']);
 	});
 
-	it("the error's advice followed to the letter: its keys pasted into Resend Keys, Retry with the saved workflow: that campaign alone is sent again", async () => {
-		const { failed } = await lostAnswerThenRetry(withNow, 'retry');
-		const named = /paste (.*?) into this node's Options > Resend Keys/.exec(String(errorOf(failed)?.description))![1];
+	it("the error's advice followed to the letter ($now dates, after the Retry succeeded: no Retry offered): Mode Send One Again with its key, Execute step: that campaign alone is sent again, once; left as it is, nothing more (issue 60)", async () => {
+		const { failed, retry } = await lostAnswerThenRetry(withNow, 'retry');
+		const named = /paste (again:v1:\S+) into Send Again Key/.exec(String(errorOf(failed)?.description))![1];
+		expect(retry.items[1].sendAgainKey).toBe(named);
 		await nextSecond();
-		const again = await run({ ...withNow, options: { concurrency: 1, resendKeys: named } }, six.slice(0, 3), retryOf(failed.run));
-		expect(outcomes(again.items)).toEqual(['retry:created', 'Published', 'retry:created']);
+		const sendAgain = { ...withNow, runMode: 'sendAgain', sendAgainKey: named };
+		const again = await run(sendAgain, six.slice(0, 3));
+		expect(again.items[0]).toMatchObject({ sentAgain: true, status: 'Published', campaignName: 'promo-2' });
+		expect(outcomes(again.items.slice(1))).toEqual(['held:sameRun', 'held:sameRun']);
 		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
+		// The campaign as it was first sent: its dates from the key, not computed again.
+		const [firstSend, secondSend] = (await campaigns(context)).filter((campaign) => campaign.request.name === 'promo-2');
+		expect(secondSend.request).toEqual(firstSend.request);
+		const leftAsItIs = await run(sendAgain, six.slice(0, 1));
+		expect(leftAsItIs.items[0]).toMatchObject({ skipped: true, reason: 'Already sent again from this key by this node; not sent again' });
+		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
+		// In any run but the editor's, the mode refuses loudly (a node left in it would publish nothing).
+		const scheduled = await run(sendAgain, six.slice(0, 1), { mode: 'trigger' });
+		expect(errorOf(scheduled)?.message).toBe('Mode is Send One Again, which sends one campaign from the editor only; this trigger execution sent nothing');
+	});
+
+	it("a held item's howToResend followed (fixed dates): Send One Again with its sendAgainKey sends that campaign alone, once (issue 60)", async () => {
+		await run(fixed, six.slice(0, 3));
+		await nextSecond();
+		const held = await run(fixed, six.slice(0, 3));
+		expect(held.items[1].howToResend).toBe(
+			"To send it again on purpose (a second campaign, billed again): copy this item's sendAgainKey, set this node's Mode to Send One Again, paste it into Send Again Key, click Execute step, then set Mode back to Publish. Only this campaign is sent, once.",
+		);
+		const again = await run({ ...fixed, runMode: 'sendAgain', sendAgainKey: String(held.items[1].sendAgainKey) }, six.slice(0, 1));
+		expect(again.items[0]).toMatchObject({ sentAgain: true, status: 'Published' });
+		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
+	});
+
+	it('Send One Again refuses, sending nothing, a key cut short or sent to another service', async () => {
+		const cut = await run({ ...fixed, runMode: 'sendAgain', sendAgainKey: 'again:v1:eyJ0YXJnZXQiOiJodHRw' }, six.slice(0, 1));
+		expect(errorOf(cut)?.message).toBe('Send Again Key of item 1 is not a send-again key ("again:v1:eyJ0YXJnZXQiOiJodHRw"); nothing was sent');
+		const elsewhere = `again:v1:${Buffer.from(JSON.stringify({ target: 'https://other.example.co.id', campaign: { name: 'x' } })).toString('base64url')}`;
+		const other = await run({ ...fixed, runMode: 'sendAgain', sendAgainKey: elsewhere }, six.slice(0, 1));
+		expect(errorOf(other)?.message).toMatch(/names a campaign sent to https:\/\/other\.example\.co\.id, but this node's credential points to http:\/\/127\.0\.0\.1:\d+; nothing was sent$/);
+		expect(await campaigns(context)).toHaveLength(0);
 	});
 
 	it("a held item's forgetKeys pasted into Resend Keys, the workflow run again (fixed dates): that item alone is sent again", async () => {
@@ -432,7 +468,6 @@ describe("the user's ways out", () => {
 		await nextSecond();
 		const held = await run(fixed, six.slice(0, 3));
 		expect(outcomes(held.items)).toEqual(['held:created', 'held:created', 'held:created']);
-		expect(held.items[1].howToResend).toMatch(/paste them into this node's Options > Resend Keys, run the workflow once/);
 		const again = await run({ ...fixed, options: { concurrency: 1, resendKeys: String(held.items[1].forgetKeys) } }, six.slice(0, 3));
 		expect(outcomes(again.items)).toEqual(['held:created', 'Published', 'held:created']);
 		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
@@ -440,7 +475,7 @@ describe("the user's ways out", () => {
 
 	it('Forget Sent with the keys an error names, fixed dates: both holds go (its own key and its retry key)', async () => {
 		const { failed } = await lostAnswerThenRetry(fixed, 'held');
-		const named = /paste (.*?) into this node's Options > Resend Keys/.exec(String(errorOf(failed)?.description))![1];
+		const named = /Its keys, for Forget Sent: (.*?)\.$/.exec(String(errorOf(failed)?.description))![1];
 		const forget = await context.n8n.runWorkflow(
 			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: named })], connections: chain('Start', 'LBA') },
 			saved(),

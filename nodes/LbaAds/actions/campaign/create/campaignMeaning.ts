@@ -1,5 +1,7 @@
+import { DateTime } from 'luxon';
+
 import type { CampaignBody } from './campaignSchema';
-import { instantMs, utcInstant } from '../../../helpers/dates';
+import { instantMs, toApiDate, utcInstant } from '../../../helpers/dates';
 
 /**
  * The campaign as its content key sees it: what it means, not how it was written. The body comes
@@ -36,6 +38,26 @@ function sortedBy<T>(values: T[], text: (value: T) => string): T[] {
  * values the clock moves (its dates), its channels in one order; and its dates as instants (ms),
  * channel by channel in that order, start then end, to tell identical ones apart.
  */
+/**
+ * The campaign with the dates `campaignIdentity` gave for it when it was sent (`dates`, in its
+ * order of channels), each written with the offset its channel has now: the campaign as it was
+ * sent, though `$now` or a Retry moved its dates since.
+ */
+export function withDatesSent(body: CampaignBody, dates: number[]): CampaignBody {
+	const order = sortedBy(
+		body.channels.map((channel, index) => ({ index, rest: channel, dates: [instantMs(channel.startDate), instantMs(channel.endDate)] })),
+		({ rest, dates: now }) => `${channelText(rest)} ${now.join(' ')}`,
+	);
+	if (dates.length !== body.channels.length * 2) return body;
+	const channels = [...body.channels];
+	order.forEach(({ index }, position) => {
+		const channel = body.channels[index];
+		const written = (ms: number, like: string) => toApiDate(DateTime.fromMillis(ms).setZone(DateTime.fromISO(like, { setZone: true }).zone));
+		channels[index] = { ...channel, startDate: written(dates[position * 2], channel.startDate), endDate: written(dates[position * 2 + 1], channel.endDate) };
+	});
+	return { ...body, channels };
+}
+
 export function campaignIdentity(body: CampaignBody): { shape: unknown; dates: number[] } {
 	const channels = sortedBy(
 		body.channels.map(({ startDate, endDate, ...rest }) => ({ rest, dates: [instantMs(startDate), instantMs(endDate)] })),

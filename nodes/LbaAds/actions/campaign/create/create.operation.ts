@@ -20,9 +20,10 @@ import {
 import { addClockDatesHint, datesFollowClock } from './clockDates';
 import { RUN_MODE_FIELDS, runModeInstead } from './runMode';
 import { campaignGuard, type Candidate } from '../../../duplicateProtection/campaignGuard';
-import { rememberCreated, rememberEnded, rememberSending, type CreatedRecord } from '../../../duplicateProtection/itemOrigin';
-import { campaignIdentity } from './campaignMeaning';
-import { forgetKeysOf } from '../../../duplicateProtection/keys';
+import { rememberCreated, rememberEnded, rememberSending, sentFor, type CreatedRecord } from '../../../duplicateProtection/itemOrigin';
+import { campaignIdentity, withDatesSent } from './campaignMeaning';
+import { forgetKeysOf, sendAgainKey } from '../../../duplicateProtection/keys';
+import { SEND_ONE_AGAIN } from '../../../duplicateProtection/guardWording';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../../../shared/transport';
 import type { OperationModule, SendGuard } from '../../engine/operation';
 import { fromAI, toolDescription, withToolDefault } from '../../../helpers/aiTool';
@@ -389,7 +390,12 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			if (request.key === undefined || request.retryKey === undefined || request.dryRun) continue;
 			// A campaign the node cannot tell from one the retried execution created: not sent, both named.
 			if (request.mayBe && !request.resend) unclear.set(itemIndex, unclearJson(request, request.mayBe));
-			else candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, resend: request.resend, createdAs: request.createdAs });
+			else {
+				// Held, it is sent again as the retried execution sent it: its dates then, not as computed now.
+				const sent = sentFor(ctx, request.retryKey)?.dates;
+				const sendAgainKey = sendAgainOf(request, sent ? withDatesSent(request.body, sent) : request.body);
+				candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, resend: request.resend, createdAs: request.createdAs, sendAgainKey });
+			}
 		}
 		if (unclear.size) addUnclearHint(ctx, [...unclear.keys()]);
 		if (!candidates.length) return withUnclear(undefined, unclear);
@@ -433,7 +439,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			if (request.retryIdentity) rememberCreated(ctx, request.retryIdentity.key, response.campaignId);
 			return [createdOutput(request, sms, response, keysOutput(request))];
 		} catch (error) {
-			throw campaignFailure(error, keysOutput(request).forgetKeys);
+			throw campaignFailure(error, request.target === undefined ? undefined : { forgetKeys: keysOutput(request).forgetKeys, sendAgain: sendAgainOf(request) });
 		}
 	},
 };
@@ -451,7 +457,8 @@ function unclearJson(request: CreateRequest, mayBe: CreatedRecord): IDataObject 
 			'Its dates were computed again before this node, so the node cannot tell whether it is that campaign or another one',
 		earlierOutcome: 'unclear',
 		mayBeCampaignId: mayBe.campaignId,
-		howToResend: `Look for campaign ${mayBe.campaignId} in LBA Ads. If it is this campaign, do nothing. If it is another, run the workflow once more: this campaign was recorded nowhere, so it is sent, and what was created is held back (Duplicate Protection Campaign Content or Custom Key).`,
+		howToResend: `Look for campaign ${mayBe.campaignId} in LBA Ads. If it is this campaign, do nothing. If it is another: ${SEND_ONE_AGAIN}`,
+		sendAgainKey: sendAgainOf(request),
 		...keysOutput(request),
 	};
 }
@@ -484,6 +491,9 @@ function withUnclear(guard: SendGuard | undefined, unclear: Map<number, IDataObj
 
 /** The runs whose panel already says that Preview sent nothing (once per run, not per item). */
 const previewSaid = new WeakSet<object>();
+
+/** What sends this campaign again, alone (Mode "Send One Again"): the campaign as sent, and where. */
+const sendAgainOf = (request: CreateRequest, body = request.body) => sendAgainKey(request.target ?? '', body);
 
 /** The keys an output names: the campaign's own, and what Forget Sent takes to release every hold on it. */
 function keysOutput(request: CreateRequest): { idempotencyKey?: string; forgetKeys?: string } {

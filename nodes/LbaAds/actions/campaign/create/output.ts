@@ -92,7 +92,7 @@ export function dryRunOutput(ctx: IExecuteFunctions, request: CreateRequest, sms
  * agent reads only the message, and a campaign that may exist must not be sent again), and a
  * campaign that may exist keeps its key: its error says a re-run will not send it again.
  */
-export function campaignFailure(error: unknown, forgetKeys: string | undefined): unknown {
+export function campaignFailure(error: unknown, keys?: { forgetKeys?: string; sendAgain?: string }): unknown {
 	if (!(error instanceof ApiRequestError)) return error;
 	const { outcome, transient, status, serviceCode } = error.failureClass;
 	if (status === 400 && serviceCode === 'G-400003') error.message = 'The service rejected the campaign as incomplete or invalid (G-400003)';
@@ -109,9 +109,10 @@ export function campaignFailure(error: unknown, forgetKeys: string | undefined):
 		// Raising the Timeout is for the next runs: running again now, with dates from $now, would be a new campaign.
 		error.description = 'If the service is often slow, raise "Timeout" in the node\'s options for the next runs; do not run the workflow again for this campaign.';
 	}
-	if (forgetKeys !== undefined && outcome === 'unknown') {
+	if (keys?.sendAgain !== undefined && outcome === 'unknown') {
 		notes.push(
-			`Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again (nor a new run, unless its dates come from $now: then it is a new campaign). Wait a few minutes, then look for it in LBA Ads; only if it is missing, send it again: paste ${forgetKeys} into this node's Options > Resend Keys, save, Retry this execution with the currently saved workflow, then empty Resend Keys.`,
+			`Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again (nor a new run, unless its dates come from $now: then it is a new campaign). Wait a few minutes, then look for it in LBA Ads; only if it is missing, send it again: set this node's Mode to Send One Again, paste ${keys.sendAgain} into Send Again Key, click Execute step, then set Mode back to Publish.` +
+				(keys.forgetKeys ? ` Its keys, for Forget Sent: ${keys.forgetKeys}.` : ''),
 		);
 	}
 	if (notes.length) error.description = `${error.description ?? ''} ${notes.join(' ')}`.trim();

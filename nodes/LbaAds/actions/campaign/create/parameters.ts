@@ -90,11 +90,22 @@ export function campaignKey(ctx: IExecuteFunctions, itemIndex: number, body: Cam
 	return { key, target };
 }
 
-/** "undefined", "null" or "NaN" as a word of a custom key: an expression read a field the item lacks. */
+/** Joins the parts of a key: `{{ $json.storeId + '-' + $today.toISODate() }}`. */
+const KEY_JOINS = /[-_:|.,+]/;
+
+/**
+ * "undefined", "null" or "NaN" as a word of a custom key, or a part left empty (a join at its
+ * start or end, two joins in a row: an empty cell, a field of spaces): an expression read a field
+ * the item lacks or that was empty.
+ */
 function missingPart(value: unknown): string | undefined {
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-	const words = String(value).split(/[^A-Za-z]+/);
-	return ['undefined', 'null', 'NaN'].find((word) => words.includes(word));
+	const text = String(value);
+	const words = text.split(/[^A-Za-z]+/);
+	const missing = ['undefined', 'null', 'NaN'].find((word) => words.includes(word));
+	if (missing) return missing;
+	const parts = text.trim().split(KEY_JOINS);
+	return parts.length > 1 && parts.some((part) => part.trim() === '') ? 'empty' : undefined;
 }
 
 const shownKey = (value: unknown) => {

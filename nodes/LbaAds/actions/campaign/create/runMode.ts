@@ -2,10 +2,11 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forgetFields, forgetOperation } from '../forgetSent.operation';
 import type { Operation } from '../../engine/operation';
+import { SEND_AGAIN_FIELD, sendOneAgain } from './sendAgain';
 
 /**
  * What executing the Create node does: publish (the default: sends and bills), preview (a dry run),
- * or forget what it sent. Forgetting is done here, on the node whose history it is, so that the
+ * forget what it sent, or send one held campaign again (sendAgain.ts). Forgetting is done here, on the node whose history it is, so that the
  * campaign's fields stay: n8n drops the fields an operation hides, and these show in every mode.
  */
 
@@ -35,6 +36,11 @@ export const RUN_MODE_FIELDS: INodeProperties[] = [
 				value: 'publish',
 				description: 'Publish each campaign at once: its SMS go to real subscribers and are billed',
 			},
+			{
+				name: 'Send One Again (Billed)',
+				value: 'sendAgain',
+				description: "Send again, once, the one campaign whose sendAgainKey (from a held or failed item) is pasted below; the campaign's setup below is not used and stays",
+			},
 		],
 		description: 'What executing this node does',
 		displayOptions: { show: { ...showFor, '@tool': [false] } },
@@ -54,13 +60,34 @@ export const RUN_MODE_FIELDS: INodeProperties[] = [
 		displayOptions: { show: { ...showFor, runMode: ['forget'] } },
 	},
 	...forgetFields(FORGET_FIELDS, { ...showFor, runMode: ['forget'] }),
+	{
+		displayName:
+			'This mode sends one campaign again, once, as it was first sent: the one whose sendAgainKey is pasted below. Click Execute step, then set Mode back to Publish (in any other run this mode refuses and sends nothing).',
+		name: 'sendAgainModeNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...showFor, runMode: ['sendAgain'] } },
+	},
+	{
+		displayName: 'Send Again Key',
+		name: SEND_AGAIN_FIELD,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. again:v1:eyJ0YXJnZXQiOi…',
+		description: "The sendAgainKey of a held-back item, or of a failed one that may have been created, copied from this node's output",
+		displayOptions: { show: { ...showFor, runMode: ['sendAgain'] } },
+	},
 ];
 
 const forgetting = forgetOperation(FORGET_FIELDS);
 
-/** The work of Mode "Forget Sent Campaigns" instead of sending; undefined in the other modes. */
+/** The work of Mode "Forget Sent Campaigns" or "Send One Again" instead of publishing; undefined in the other modes. */
 export function runModeInstead(ctx: IExecuteFunctions): Operation<unknown> | undefined {
-	return ctx.getNodeParameter('runMode', 0, 'publish') === 'forget' ? (forgetting as Operation<unknown>) : undefined;
+	const mode = ctx.getNodeParameter('runMode', 0, 'publish');
+	if (mode === 'forget') return forgetting as Operation<unknown>;
+	if (mode === 'sendAgain') return sendOneAgain as Operation<unknown>;
+	return undefined;
 }
 
 /** Mode "Preview": a dry run of every item. */
