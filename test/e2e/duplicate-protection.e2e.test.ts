@@ -189,7 +189,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 		const items = retried.output(LBA);
 		expect(fates(items)).toEqual(['skipped:created', 'skipped:unknown', 'created', 'created', 'created', 'created']);
 		expect(items[1].reason).toMatch(/^May have been created in an earlier run/);
-		expect(items[1].howToResend).toMatch(/look for it in LBA Ads.*Options > Resend Keys/);
+		expect(items[1].howToResend).toMatch(/look for it in LBA Ads.*set this node's Mode to Send One Again/);
 		const campaigns = await journal('unknown');
 		expect(campaigns).toHaveLength(6);
 		expect(duplicates(campaigns)).toBe(0);

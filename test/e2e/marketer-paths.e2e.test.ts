@@ -351,9 +351,9 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 	/**
 	 * What the held-back items of a run (`items`, input item i named `<prefix>-<i+1>`) advise, done to the
 	 * letter: "may have been created" (unknown): wait, look for it in LBA Ads (the journal), and only if it
-	 * is missing paste its forgetKeys into Options > Resend Keys, save, run the workflow again, empty
-	 * Resend Keys. An advice that says Resend without looking first (the node before issue 40) is
-	 * followed as it reads. Returns what was done.
+	 * is missing set the node's Mode to Send One Again with its sendAgainKey, run it from the editor,
+	 * then set Mode back to Publish (issue 60). An advice that says to send without looking first (the
+	 * node before issue 40) is followed as it reads. Returns what was done.
 	 */
 	async function followUnknownAdvice(workflowId: string, prefix: string, items: Json[]): Promise<string> {
 		const unknown = items.map((item, index) => ({ item, name: `${prefix}-${index + 1}` })).filter(({ item }) => item.skipped && item.earlierOutcome === 'unknown');
@@ -364,11 +364,14 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 		const toResend = unknown.filter(({ name }) => !looksFirst || !inLbaAds.has(name)).map(({ name }) => name);
 		const said = `${unknown.length} "may have been created": ${looksFirst ? 'looked in LBA Ads first' : `advice: ${unknown[0].item.howToResend}`}`;
 		if (!toResend.length) return `${said}, all there: nothing done`;
-		const keys = unknown.filter(({ name }) => toResend.includes(name)).map(({ item }) => String(item.forgetKeys)).join(' ');
-		await steps.setNode(workflowId, LBA, (node) => ({ ...node, parameters: { ...node.parameters, options: { ...node.parameters.options, resendKeys: keys } } }));
-		const resent = await steps.run(workflowId);
-		await steps.setNode(workflowId, LBA, (node) => ({ ...node, parameters: { ...node.parameters, options: { ...node.parameters.options, resendKeys: '' } } }));
-		return `${said}; Resend Keys for ${toResend.join(', ')}: ${summary(resent.output(LBA))}`;
+		const outcomes: string[] = [];
+		for (const { item } of unknown.filter(({ name }) => toResend.includes(name))) {
+			await steps.setNode(workflowId, LBA, (node) => ({ ...node, parameters: { ...node.parameters, runMode: 'sendAgain', sendAgainKey: String(item.sendAgainKey) } }));
+			const resent = await steps.run(workflowId);
+			outcomes.push(summary(resent.output(LBA).slice(0, 1)));
+		}
+		await steps.setNode(workflowId, LBA, (node) => ({ ...node, parameters: { ...node.parameters, runMode: 'publish' } }));
+		return `${said}; Send One Again for ${toResend.join(', ')}: ${outcomes.join('; ')}`;
 	}
 
 	test("6. Stop pressed mid-wave, then a new run: with a Custom Key per day (the $now hint's way out) and the held items' advice followed, 12 campaigns, none twice; the $now version measured", async () => {

@@ -88,7 +88,7 @@ e2e.describeE2E(`Scheduled launches in the recipients' hours, on real n8n ${e2e.
 		(await steps.journal(name)).flatMap((campaign) => campaign.request.channels.map(({ startDate, endDate }) => `${startDate} ${endDate}`));
 	/** The expression the refusal tells to write, with the time it shows. */
 	function advisedForm(message: string): string {
-		const advised = /Write the time as text, read in the recipients' local time: (\{\{ .* \}\}) 09:00/.exec(message);
+		const advised = /Write the time as text, read in the recipients' local time: (\{\{ .*? \}\}) 09:00/.exec(message);
 		expect(advised).not.toBeNull();
 		return advised![1];
 	}

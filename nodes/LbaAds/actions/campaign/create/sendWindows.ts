@@ -78,6 +78,7 @@ function settleWindows(
 	const problems: string[] = [];
 	const warnings: string[] = [];
 	const nightAllowed = [true, 'true'].includes(ctx.getNodeParameter(`options.${NIGHT_OPTION}`, itemIndex, false) as boolean | string);
+	let advised = false;
 	request.sendWindows = request.body.channels.map((channel, index) => {
 		const place = places?.get(channel.locationId);
 		const placeZone = provinceZone(place?.province);
@@ -116,7 +117,9 @@ function settleWindows(
 		// In the recipients' hours: their place's zone; unknown place, the zone its dates name, else WIB.
 		const recipients = placeZone ?? recipientsByOffset(readIn?.zone, start);
 		const said = (message: string) => (request.dryRun ? warnings.push(`${channelLabel}: ${message.replace(/ \(API: .*\)$/, '')}`) : problems.push(`${itemLabel(itemIndex)} › ${channelLabel} › ${message}`));
-		const foreign = end.toMillis() > now ? foreignWallClock(ctx, rawChannels[index], clockFields(ctx, index), recipients, placeName) : undefined;
+		// The form to write it in, said once per item (after its first such channel).
+		const foreign = end.toMillis() > now ? foreignWallClock(ctx, rawChannels[index], clockFields(ctx, index), recipients, placeName, !advised) : undefined;
+		if (foreign) advised = true;
 		const night = end.toMillis() > now && !foreign && !nightAllowed ? nightStart(start, now, recipients, placeName, rawChannels[index]?.startDate) : undefined;
 		if (foreign) said(`${foreign} (API: channels[${index}].startDate)`);
 		if (night) said(`${night} (API: channels[${index}].startDate)`);
@@ -184,7 +187,14 @@ function computedDate(value: unknown): DateTime | undefined {
  * counted from $now, with its seconds, is not a time someone set; a date typed with an offset has
  * no milliseconds, so it is taken as written).
  */
-function foreignWallClock(ctx: IExecuteFunctions, raw: IDataObject | undefined, fromClock: Set<string>, recipients: Recipients, placeName: string): string | undefined {
+function foreignWallClock(
+	ctx: IExecuteFunctions,
+	raw: IDataObject | undefined,
+	fromClock: Set<string>,
+	recipients: Recipients,
+	placeName: string,
+	withAdvice: boolean,
+): string | undefined {
 	const found = DATE_FIELDS.flatMap(({ field, label }) => {
 		const date = fromClock.has(field) ? computedDate(raw?.[field]) : undefined;
 		if (!date || date.offset === date.setZone(recipients.zone).offset) return [];
@@ -193,6 +203,7 @@ function foreignWallClock(ctx: IExecuteFunctions, raw: IDataObject | undefined, 
 		return [`${label} is ${date.toFormat('HH:mm')} in ${namedZone(ctx, date)}, which is ${there} ${recipients.abbreviation} for the recipients in ${placeName}`];
 	});
 	if (!found.length) return undefined;
+	if (!withAdvice) return found.join('; ');
 	return (
 		`${found.join('; ')}. A date from $today or $now keeps n8n's timezone, not the recipients'. ` +
 		`Write the time as text, read in the recipients' local time: {{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00`
