@@ -392,5 +392,11 @@ export function zoneHints(): NodeHint[] {
 			'Options › Timezone is set: Send From and Send Until without an offset are read in the zone it names.',
 			`!!${option('timezone')} && !${option('recipientsLocalTime')}`,
 		),
+		// Typed dates (not expressions) of a window over several days, or ending at 21:00 or later.
+		hint(
+			`A channel's window runs past 21:00 or over several days: the service may send at any hour of it, nights included (${NIGHT_HOURS} in its recipients' local time). Preview lists each channel's nights; a start at night is refused unless Options › Allow Night Start is on.`,
+			"(($parameter.channels || {}).channel || []).some((c) => typeof c.startDate === 'string' && typeof c.endDate === 'string' && !c.startDate.startsWith('=') && !c.endDate.startsWith('=') && " +
+				`(c.startDate.trim().slice(0, 10) !== c.endDate.trim().slice(0, 10) || Number(c.endDate.trim().slice(11, 13)) >= ${NIGHT_FROM}))`,
+		),
 	];
 }

@@ -270,8 +270,8 @@ describe("Campaign > Create: the panel says in whose hours a date is read, befor
 	const lba = new LbaAds();
 	const hints = lba.description.hints;
 
-	function shown(options: IDataObject, timezone: string, operation = 'create'): string[] {
-		const parameters = { resource: 'campaign', operation, options };
+	function shown(options: IDataObject, timezone: string, operation = 'create', more: IDataObject = {}): string[] {
+		const parameters = { resource: 'campaign', operation, options, ...more };
 		const node = { id: 'n', name: 'LBA', type: 'n8n-nodes-lba-ads.lbaAds', typeVersion: 1, position: [0, 0], parameters } as unknown as INode;
 		// The node's own type: n8n keeps only the parameters its description has.
 		const nodeTypes = { getByName: () => lba, getByNameAndVersion: () => lba, getKnownTypes: () => ({}) };
@@ -296,6 +296,15 @@ describe("Campaign > Create: the panel says in whose hours a date is read, befor
 			`This workflow's timezone is ${named}, not WIB, WITA or WIT, so Send From and Send Until without an offset are read in each channel's own place's zone: its recipients' local time (Makassar 09:00 is 09:00 WITA). ` +
 				"Dates from $today or $now keep this timezone (its 09:00 is not the recipients' 09:00): write the time as text instead, e.g. {{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00.",
 		]);
+	});
+
+	it("a window typed over several days, or ending at 21:00 or later, is said to run through nights before the run (issue 61); a day's window, or dates from expressions, are not", () => {
+		const nights = "A channel's window runs past 21:00 or over several days: the service may send at any hour of it, nights included (21:00 to 08:00 in its recipients' local time). Preview lists each channel's nights; a start at night is refused unless Options › Allow Night Start is on.";
+		const window = (startDate: string, endDate: string) => shown({}, 'Asia/Jakarta', 'create', { channels: { channel: [{ startDate, endDate }] } });
+		expect(window('2026-12-01 09:00', '2026-12-07 21:00')).toContain(nights);
+		expect(window('2026-12-01 09:00', '2026-12-01 22:00')).toContain(nights);
+		expect(window('2026-12-01 09:00', '2026-12-01 18:00')).not.toContain(nights);
+		expect(window('={{ $now }}', '={{ $now.plus({ days: 3 }) }}')).not.toContain(nights);
 	});
 
 	it("the options say theirs, one hint at a time; other operations get none", () => {
