@@ -264,12 +264,14 @@ function campaignParameters(mode: Mode): IDataObject {
 			categoryId: decode('categoryId'),
 			channelsInput: 'json',
 			channelsJson: '={{ $json.channels }}',
-			options: { timezone: '={{ $json.zone }}' },
+			// The oracle (spec-predicate.ts) judges the API's rules; the node's own night rule is
+			// create.scheduledLaunch.test.ts's, so generated dates may start at night here.
+			options: { timezone: '={{ $json.zone }}', allowNightStart: true },
 		});
 	}
 	const field = (key: string) => decode(`channel.${key}`).replace(/\$json\.channel\./g, '$json.channel?.');
 	return createParameters(
-		{ name: '={{ $json.name }}', campaignDescription: '={{ $json.description }}', categoryId: decode('categoryId'), options: { timezone: '={{ $json.zone }}' } },
+		{ name: '={{ $json.name }}', campaignDescription: '={{ $json.description }}', categoryId: decode('categoryId'), options: { timezone: '={{ $json.zone }}', allowNightStart: true } },
 		[channel(Object.fromEntries(['sender', 'locationId', 'smsQty', 'message', 'startDate', 'endDate', 'telcoId'].map((key) => [key, field(key)])))],
 	);
 }

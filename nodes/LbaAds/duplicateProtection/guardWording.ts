@@ -48,7 +48,7 @@ export function heldJson(held: HeldBack, twin: TwinOutcome | undefined): IDataOb
 		...(until ? { sendingUntil: new Date(held.sendingUntil!).toISOString() } : {}),
 		// The campaign it was created as, when the retried execution's context kept its id.
 		...(held.by === 'retry' && created && held.candidate.createdAs ? { campaignId: held.candidate.createdAs } : {}),
-		...(held.candidate.sendAgainKey ? { sendAgainKey: held.candidate.sendAgainKey } : {}),
+		...(held.candidate.sendAgainKey ? { sendAgainKey: held.candidate.sendAgainKey() } : {}),
 		idempotencyKey: held.candidate.key,
 		// Held by its campaign's key, that key alone holds it (this run's retry key is not kept).
 		forgetKeys: held.by === 'key' ? held.candidate.key : forgetKeysOf(held.candidate.key, held.candidate.retryKey),

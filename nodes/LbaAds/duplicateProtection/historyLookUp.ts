@@ -19,8 +19,8 @@ export interface Candidate {
 	resend: boolean;
 	/** The campaign id the execution this one retries created for its retry key, when known. */
 	createdAs?: string;
-	/** What sends this campaign again, alone (keys.ts `sendAgainKey`): a held item names it. */
-	sendAgainKey?: string;
+	/** What sends this campaign again, alone (keys.ts `sendAgainKey`): a held item names it (made only for those). */
+	sendAgainKey?: () => string;
 	/** Keys recorded as created once it is created, though not looked up before (a campaign sent again: its content key). */
 	alsoRecord?: string[];
 }

@@ -190,10 +190,15 @@ function asIndonesiansWriteIt(input: string, zone: string, role: DateRole): Pars
 
 const monthName = (month: number) => DateTime.fromObject({ year: 2000, month, day: 1 }).toFormat('LLLL');
 
-/** A moment as a person reads it, written out in a zone: "Thursday 10 December 2026, 09:00 WIB". */
+const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const two = (value: number) => String(value).padStart(2, '0');
+
+/** A moment as a person reads it, written out in a zone: "Thursday 10 December 2026, 09:00 WIB" (English names, no Intl: a run writes thousands). */
 export function writtenOut(instant: DateTime, zone: string, abbreviation?: string): string {
 	const local = instant.setZone(zone);
-	return `${local.toFormat('cccc d LLLL yyyy')}, ${local.toFormat(local.second ? 'HH:mm:ss' : 'HH:mm')} ${abbreviation ?? zone}`;
+	const time = `${two(local.hour)}:${two(local.minute)}${local.second ? `:${two(local.second)}` : ''}`;
+	return `${WEEKDAY_NAMES[local.weekday - 1]} ${local.day} ${MONTH_NAMES[local.month - 1]} ${local.year}, ${time} ${abbreviation ?? zone}`;
 }
 
 /** A time followed by "Z", "+07:00", "+0700" or "+07", or a trailing zone name ("… 09:00 Asia/Jakarta", "… GMT", "… 09.00 WIB"). */

@@ -392,8 +392,11 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			if (request.mayBe && !request.resend) unclear.set(itemIndex, unclearJson(request, request.mayBe));
 			else {
 				// Held, it is sent again as the retried execution sent it: its dates then, not as computed now.
-				const sent = sentFor(ctx, request.retryKey)?.dates;
-				const sendAgainKey = sendAgainOf(request, sent ? withDatesSent(request.body, sent) : request.body);
+				const retryKey = request.retryKey;
+				const sendAgainKey = () => {
+					const sent = sentFor(ctx, retryKey)?.dates;
+					return sendAgainOf(request, sent ? withDatesSent(request.body, sent) : request.body);
+				};
 				candidates.push({ itemIndex, key: request.key, retryKey: request.retryKey, resend: request.resend, createdAs: request.createdAs, sendAgainKey });
 			}
 		}

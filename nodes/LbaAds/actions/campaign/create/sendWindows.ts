@@ -77,7 +77,7 @@ function settleWindows(
 	const now = clock.now();
 	const problems: string[] = [];
 	const warnings: string[] = [];
-	const nightAllowed = [true, 'true'].includes(ctx.getNodeParameter(`options.${NIGHT_OPTION}`, itemIndex, false) as boolean | string);
+	const nightAllowed = nightStartAllowed(ctx, itemIndex);
 	let advised = false;
 	request.sendWindows = request.body.channels.map((channel, index) => {
 		const place = places?.get(channel.locationId);
@@ -123,6 +123,7 @@ function settleWindows(
 		const night = end.toMillis() > now && !foreign && !nightAllowed ? nightStart(start, now, recipients, placeName, rawChannels[index]?.startDate) : undefined;
 		if (foreign) said(`${foreign} (API: channels[${index}].startDate)`);
 		if (night) said(`${night} (API: channels[${index}].startDate)`);
+		// A night start (allowed, or refused above) counts its own night too.
 		const nights = end.toMillis() > now ? nightsThrough(DateTime.fromMillis(Math.max(start.toMillis(), now)), end, recipients.zone) : 0;
 		const atNight = nights ? `This window runs through ${nights === 1 ? 'a night' : `${nights} nights`} (${NIGHT_HOURS} ${recipients.abbreviation}), and the service may send at any hour of it.` : undefined;
 		if (atNight && request.dryRun) warnings.push(`${channelLabel}: ${atNight}`);
@@ -223,7 +224,7 @@ const SETS_TIME_OF_DAY = /\$today|\.set\s*\(|\.startOf\s*\(/;
  * `{{ $json.start }}`) is taken as written.
  */
 function clockFields(ctx: IExecuteFunctions, index: number): Set<string> {
-	const parameters = ctx.getNode().parameters as IDataObject;
+	const parameters = rawParameters(ctx);
 	const reads = (value: unknown) => typeof value === 'string' && value.startsWith('=') && SETS_TIME_OF_DAY.test(value);
 	if (parameters.campaignInput === 'json' || parameters.channelsInput === 'json') {
 		const json = parameters.campaignInput === 'json' ? parameters.campaignJson : parameters.channelsJson;
@@ -231,6 +232,20 @@ function clockFields(ctx: IExecuteFunctions, index: number): Set<string> {
 	}
 	const channel = (((parameters.channels as IDataObject | undefined)?.channel as IDataObject[] | undefined) ?? [])[index];
 	return new Set(DATE_FIELDS.filter(({ field }) => reads(channel?.[field])).map(({ field }) => field));
+}
+
+/** The node's parameters as written, read once per run (n8n copies the node on every getNode(); a run may have thousands of items). */
+const parametersOfRun = new WeakMap<object, IDataObject>();
+function rawParameters(ctx: IExecuteFunctions): IDataObject {
+	if (!parametersOfRun.has(ctx)) parametersOfRun.set(ctx, ctx.getNode().parameters as IDataObject);
+	return parametersOfRun.get(ctx)!;
+}
+
+/** Options › Allow Night Start for an item: as written, or its expression's value for that item. */
+function nightStartAllowed(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	const written = (rawParameters(ctx).options as IDataObject | undefined)?.[NIGHT_OPTION];
+	const value = typeof written === 'string' && written.startsWith('=') ? ctx.getNodeParameter(`options.${NIGHT_OPTION}`, itemIndex, false) : written;
+	return value === true || value === 'true';
 }
 
 /** Whether a channel would start sending at night in its recipients' hours: when, and why. */
@@ -247,14 +262,21 @@ function nightStart(start: DateTime, now: number, recipients: Recipients, placeN
 	return `sending would start ${when} (${why}), at night for the recipients in ${placeName}; no campaign starts from ${NIGHT_HOURS} in its recipients' local time unless Options › Allow Night Start is on`;
 }
 
-/** How many nights (NIGHT_FROM to NIGHT_UNTIL in `zone`) a window reaches into after it begins. */
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * How many nights (NIGHT_FROM to NIGHT_UNTIL in `zone`) a window reaches into: night k runs from
+ * day k's NIGHT_FROM to day k+1's NIGHT_UNTIL, in local time (Indonesia's zones keep one offset all
+ * year), so the count is arithmetic, not a walk over the days.
+ */
 function nightsThrough(begins: DateTime, end: DateTime, zone: string): number {
-	let count = 0;
-	for (let day = begins.setZone(zone).startOf('day'); day.toMillis() < end.toMillis() && count < 1000; day = day.plus({ days: 1 })) {
-		const nightStarts = day.set({ hour: NIGHT_FROM });
-		if (nightStarts.toMillis() < end.toMillis() && nightStarts.plus({ hours: 24 - NIGHT_FROM + NIGHT_UNTIL }).toMillis() > begins.toMillis()) count++;
-	}
-	return count;
+	const offsetMs = begins.setZone(zone).offset * 60_000;
+	const from = begins.toMillis() + offsetMs;
+	const until = end.toMillis() + offsetMs;
+	const first = Math.floor((from - (24 + NIGHT_UNTIL) * HOUR_MS) / DAY_MS) + 1;
+	const last = Math.ceil((until - NIGHT_FROM * HOUR_MS) / DAY_MS) - 1;
+	return Math.max(0, last - first + 1);
 }
 
 /** datesReadIn of dates that named their moment: an expression's (in its zone) or an offset written. */
