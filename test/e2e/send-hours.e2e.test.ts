@@ -77,11 +77,20 @@ e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8
 	}
 	const choose = (name: string, label: string) => e2e.chooseOption(page, name, label);
 	const executeStep = () => e2e.executeStepInPanel(page, rest);
-	/** Ctrl+S, then REST holds the node's channels with these Send From / Send Until (the editor has them: a lasting state). */
+	/**
+	 * Ctrl+S, then REST holds the node's channels with these Send From / Send Until (the editor has
+	 * them: a lasting state). Pressed again every 5 s while it does not, as a user presses Save again
+	 * when nothing shows it saved: on a loaded machine (CI at load 15) one press was lost once.
+	 */
 	async function saveWithDates(dates: Array<[string, string]>): Promise<void> {
 		await page.keyboard.press('ControlOrMeta+s');
 		const deadline = Date.now() + 30_000;
+		let pressed = Date.now();
 		for (;;) {
+			if (Date.now() - pressed > 5_000) {
+				await page.keyboard.press('ControlOrMeta+s');
+				pressed = Date.now();
+			}
 			const node = (await rest.getWorkflow(WORKFLOW.id)).nodes.find((each: Json) => each.name === NODE);
 			const stored = (node?.parameters?.channels?.channel ?? []).map((each: Json) => [each.startDate, each.endDate]);
 			if (JSON.stringify(stored) === JSON.stringify(dates)) return;
