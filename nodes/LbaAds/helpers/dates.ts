@@ -118,6 +118,12 @@ export function parseDate(input: unknown, zone: string, role: DateRole = 'start'
 	return asIndonesiansWriteIt(text, zone, role);
 }
 
+/**
+ * The day from the clock and the time as text (issue 61): what the node advises for dates that
+ * follow the clock. Read in the recipients' local time, its 09:00 is theirs on any n8n.
+ */
+export const TIME_AS_TEXT = "{{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00";
+
 /** What the field's hint shows: the form to type. */
 export const TYPED_FORM = '2026-12-01 09:00';
 /** The zone words Indonesians write after a time, and the zones they name. */
@@ -184,11 +190,9 @@ function asIndonesiansWriteIt(input: string, zone: string, role: DateRole): Pars
 	const second = time?.[3] ? Number(time[3]) : 0;
 	if (hour > 23 || minute > 59 || second > 59) return refuse(`has the time ${time![0].trim()}, which does not exist`);
 	const value = DateTime.fromObject({ ...parts, hour, minute, second }, { zone: zoneWord ? ZONE_WORDS[zoneWord] : zone });
-	if (!value.isValid) return refuse(`is a day that does not exist (${parts.day} ${monthName(parts.month)} ${parts.year})`);
+	if (!value.isValid) return refuse(`is a day that does not exist (${parts.day} ${MONTH_NAMES[parts.month - 1]} ${parts.year})`);
 	return checked(!time && role === 'end' ? value.endOf('day').startOf('second') : value, `"${input}" is not a valid date`);
 }
-
-const monthName = (month: number) => DateTime.fromObject({ year: 2000, month, day: 1 }).toFormat('LLLL');
 
 const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

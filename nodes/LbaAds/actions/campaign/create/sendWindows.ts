@@ -8,7 +8,7 @@ import { invalidCampaign, itemLabel, refusal } from './wording';
 import type { Prepared } from '../../engine/operation';
 import type { TargetingLocation } from '../../../../shared/api/locations';
 import type { Transport } from '../../../../shared/transport';
-import { clock, localDate, parseDate, readInZone, shownWindow, workflowZone, writtenOut, type DateRole } from '../../../helpers/dates';
+import { clock, localDate, parseDate, readInZone, shownWindow, TIME_AS_TEXT, workflowZone, writtenOut, type DateRole } from '../../../helpers/dates';
 import { INDONESIAN_ZONES, provinceZone } from '../../../helpers/indonesianZones';
 
 /**
@@ -207,7 +207,7 @@ function foreignWallClock(
 	if (!withAdvice) return found.join('; ');
 	return (
 		`${found.join('; ')}. A date from $today or $now keeps n8n's timezone, not the recipients'. ` +
-		`Write the time as text, read in the recipients' local time: {{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00`
+		`Write the time as text, read in the recipients' local time: ${TIME_AS_TEXT}`
 	);
 }
 
@@ -368,7 +368,7 @@ function offsetAt(instant: DateTime, zone: string): number {
 
 /** What $today and $now give on an instance outside Indonesia, and the form that works on any. */
 export const TODAY_ADVICE =
-	"Dates from $today or $now keep this timezone (its 09:00 is not the recipients' 09:00): write the time as text instead, e.g. {{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00.";
+	`Dates from $today or $now keep this timezone (its 09:00 is not the recipients' 09:00): write the time as text instead, e.g. ${TIME_AS_TEXT}.`;
 /** The zones the note names: n8n's default, UTC as containers set it, and any other (named generically). */
 const FOREIGN_ZONES = [
 	{ zone: 'America/New_York', named: "America/New_York (n8n's default when the instance sets none)" },
