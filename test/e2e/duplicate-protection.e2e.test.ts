@@ -89,6 +89,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	}
 	/** The executions list's Retry ("Retry with original workflow"), then the retried execution. */
 	async function retry(executionId: string) {
+		await e2e.mustOfferRetry(rest, executionId);
 		const before = await latestExecutionId();
 		await rest.call('POST', `/rest/executions/${executionId}/retry`, { loadWorkflow: false });
 		const retried = await latestExecutionId();

@@ -326,10 +326,11 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		expect((await journal('kill')).length).toBe(createdBeforeKill); // n8n did not re-run it by itself
 
 		// What the user does next: Retry in the executions list; when that runs nothing, call the webhook again.
-		const retry = await queue.rest.request('POST', `/rest/executions/${execution!.id}/retry`, { loadWorkflow: false });
-		let retryOutcome = `refused (HTTP ${retry.status})`;
+		const offer = await e2e.editorOffersRetry(queue.rest, execution!.id);
+		const retry = offer.offered ? await queue.rest.request('POST', `/rest/executions/${execution!.id}/retry`, { loadWorkflow: false }) : { status: 0 };
+		let retryOutcome = offer.offered ? `refused (HTTP ${retry.status})` : `not offered by the editor (status ${offer.status})`;
 		let rerun: { id: string; items: Json[] } | undefined;
-		if (retry.status < 300) {
+		if (offer.offered && retry.status < 300) {
 			const retried = await latestExecution(queue.rest, campaignsWorkflow.id);
 			await queue.rest.waitForExecution(retried.id, { timeoutMs: 120_000 });
 			const retriedRun = await queue.rest.getExecutionRun(retried.id);
@@ -378,6 +379,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		const createdByFailed = (await journal('retried')).map((campaign) => campaign.request.name);
 		expect(createdByFailed.length).toBeGreaterThan(0);
 		await new Promise((resolve) => setTimeout(resolve, 1100)); // dates go out to the second: $now gives other ones now
+		await e2e.mustOfferRetry(queue.rest, failed.id);
 		await queue.rest.call('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
 		const retried = await latestExecution(queue.rest, nowCampaignsWorkflow.id);
 		expect(Number(retried.id)).toBeGreaterThan(Number(failed.id));

@@ -387,3 +387,7 @@ export interface UserSteps {
 }
 /** The user's steps over REST and the sandbox's journal, for one suite's `startLbaN8n` set-up. */
 export declare function userSteps(setup: { sandbox: { url: string }; rest: N8nRest }, opts?: { timeoutMs?: number }): UserSteps;
+/** Whether n8n's editor shows Retry on this execution (`error` or `crashed`, not retried with success). */
+export declare function editorOffersRetry(rest: N8nRest, executionId: string): Promise<{ offered: boolean; status: string; retrySuccessId?: string | null }>;
+/** Throws unless n8n's editor shows Retry on this execution (`error` or `crashed`, not retried with success). */
+export declare function mustOfferRetry(rest: N8nRest, executionId: string): Promise<void>;

@@ -6,6 +6,22 @@
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Whether n8n's editor shows Retry on this execution (2.40.7, useExecutionHelpers
+ * `isExecutionRetriable`): status `error` or `crashed`, and no Retry of it has succeeded. A Stop
+ * leaves `canceled`: no Retry.
+ * @param {any} rest  a `RestClient`
+ */
+async function editorOffersRetry(rest, executionId) {
+	const { status, retrySuccessId } = await rest.getExecution(executionId);
+	return { offered: ['crashed', 'error'].includes(status) && !retrySuccessId, status, retrySuccessId };
+}
+/** Throws unless the editor shows Retry on this execution. Every journey's Retry goes through this: it follows only what a user can do. */
+async function mustOfferRetry(rest, executionId) {
+	const { offered, status, retrySuccessId } = await editorOffersRetry(rest, executionId);
+	if (!offered) throw new Error(`n8n's editor offers no Retry on execution ${executionId} (status ${status}${retrySuccessId ? `, retried with success by ${retrySuccessId}` : ''}): a user cannot do this`);
+}
+
+/**
  * @param {{ sandbox: { url: string }, rest: any }} setup  what `startLbaN8n` gave (`setup.rest` is read at each call)
  * @param {{ timeoutMs?: number }} [opts]  how long an execution may take (default 180 s)
  */
@@ -40,8 +56,12 @@ function userSteps(setup, { timeoutMs = 180_000 } = {}) {
 	const start = async (id, trigger = 'Start') => String((await rest().runWorkflow(id, trigger)).executionId);
 	/** The editor's "Execute workflow" from `trigger`, once finished. */
 	const run = async (id, trigger = 'Start') => await finished(await start(id, trigger));
-	/** The executions list's Retry: "Retry with original workflow", or (`loadWorkflow`) "with currently saved workflow". */
+	/**
+	 * The executions list's Retry: "Retry with original workflow", or (`loadWorkflow`) "with currently
+	 * saved workflow". Throws where the editor shows no Retry button: a journey follows only what a user can do.
+	 */
 	async function retry(workflowId, executionId, loadWorkflow = false) {
+		await mustOfferRetry(rest(), executionId);
 		const before = Math.max(0, ...(await rest().listExecutions(workflowId)).map((each) => Number(each.id)));
 		await rest().call('POST', `/rest/executions/${executionId}/retry`, { loadWorkflow });
 		for (let attempt = 0; ; attempt++) {
@@ -93,4 +113,4 @@ function userSteps(setup, { timeoutMs = 180_000 } = {}) {
 	return { journal, requests, fault, clearFaults, finished, start, run, retry, stop, executeStep, saveWorkflow, setNode, editThenRetry, sandboxSees };
 }
 
-module.exports = { userSteps };
+module.exports = { userSteps, editorOffersRetry, mustOfferRetry };

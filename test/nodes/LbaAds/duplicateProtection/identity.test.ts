@@ -492,6 +492,23 @@ describe("the user's ways out", () => {
 		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
 	});
 
+	it('Resend or Resend Keys left on in a scheduled run, a webhook or a sub-workflow: the run is refused before anything is sent, naming the items; Resend Keys that match nothing change nothing (issue 60)', async () => {
+		await run(fixed, six.slice(0, 2));
+		await nextSecond();
+		for (const mode of ['trigger', 'webhook'] as const) {
+			const scheduled = await run({ ...fixed, options: { concurrency: 1, resend: true } }, six.slice(0, 2), { mode });
+			expect(errorOf(scheduled)?.message).toBe(
+				`Options › Resend (or Resend Keys) would send items 1, 2 again in this ${mode} execution; nothing was sent. Resend works only in a run started from the editor or in a Retry, so that no schedule, webhook or calling workflow bills the same campaigns again at every run`,
+			);
+		}
+		const held = await run(fixed, six.slice(0, 2));
+		const keyed = await run({ ...fixed, options: { concurrency: 1, resendKeys: String(held.items[1].forgetKeys) } }, six.slice(0, 2), calledBy(await callerContext(), '701'));
+		expect(errorOf(keyed)?.message).toMatch(/^Options › Resend \(or Resend Keys\) would send item 2 again in this integrated execution; nothing was sent\./);
+		const unmatched = await run({ ...fixed, options: { concurrency: 1, resendKeys: String(held.items[1].forgetKeys) } }, six.slice(2, 3), { mode: 'trigger' });
+		expect(outcomes(unmatched.items)).toEqual(['Published']);
+		expect((await sentCounts()).sort()).toEqual([1, 1, 1]);
+	});
+
 	it('Execute step with Resend on: sent', async () => {
 		const first = await run(fixed, six.slice(0, 1));
 		const step = await run({ ...fixed, options: { concurrency: 1, resend: true } }, six.slice(0, 1), { again: { kind: 'partial', after: first.run, destination: 'LBA' } });

@@ -12,6 +12,7 @@ import {
 	campaignKey,
 	withRetryKeys,
 	dryRun,
+	refuseResendUnattended,
 	resendOption,
 	zoneRule,
 	zoneNote,
@@ -383,6 +384,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 	guard(ctx, prepared) {
 		// A Retry recognizes each campaign among all the run's items (itemOrigin.ts): keys once every item is prepared.
 		withRetryKeys(ctx, prepared);
+		refuseResendUnattended(ctx, prepared);
 		const candidates: Candidate[] = [];
 		const unclear = new Map<number, IDataObject>();
 		for (const { itemIndex, request } of prepared) {
@@ -522,7 +524,7 @@ const options: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send every item even if this node already sent (or may have sent) the same campaign: a second campaign for each, billed again. To send only some items again, use Resend Keys instead. Turn it off again after that run.',
+			'Whether to send every item even if this node already sent (or may have sent) the same campaign: a second campaign for each, billed again. Only in a run started from the editor or a Retry; any other run is refused. To send one campaign again, use Mode → Send One Again instead. Turn it off again after that run.',
 		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
 	},
 	{
@@ -532,7 +534,7 @@ const options: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. retry:v4:2e5f… content:v2:45a2…',
 		description:
-			"Paste the forgetKeys of each held-back item to send again (copied from this node's output): only those items are sent again, billed again. Empty it after that run.",
+			"Paste the forgetKeys of each held-back item to send again (copied from this node's output): only those items are sent again, billed again, in a run started from the editor or a Retry (any other run is refused). Empty it after that run.",
 		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
 	},
 	{

@@ -146,6 +146,29 @@ function datesOrigin(ctx: IExecuteFunctions): DatesOrigin {
 	return inSubExecution(ctx) ? 'unknown' : 'fixed';
 }
 
+/** The executions a person starts, one at a time: Resend may bill campaigns again only there. */
+const RESEND_MODES = ['manual', 'retry'];
+
+/**
+ * Refuses the run, before anything is sent, when Options › Resend (or Resend Keys) would send a
+ * campaign again in an execution nobody started by hand (a schedule, a webhook, a caller): left on,
+ * it would bill the same campaigns at every run, unnoticed (issue 60).
+ */
+export function refuseResendUnattended(ctx: IExecuteFunctions, prepared: Array<{ itemIndex: number; request: CreateRequest }>): void {
+	const mode = ctx.getMode();
+	if (RESEND_MODES.includes(mode)) return;
+	const resent = prepared.filter(({ request }) => request.resend && !request.dryRun).map(({ itemIndex }) => itemIndex + 1);
+	if (!resent.length) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Options › Resend (or Resend Keys) would send item${resent.length > 1 ? 's' : ''} ${resent.join(', ')} again in this ${mode} execution; nothing was sent. Resend works only in a run started from the editor or in a Retry, so that no schedule, webhook or calling workflow bills the same campaigns again at every run`,
+		{
+			itemIndex: resent[0] - 1,
+			description: 'Turn Resend off and empty Resend Keys in the node\'s Options, then save (and publish) the workflow. To send one held campaign again, use Mode → Send One Again in the editor.',
+		},
+	);
+}
+
 export function resendOption(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	const value = ctx.getNodeParameter('options.resend', itemIndex, false);
 	return value === true || value === 'true';
