@@ -141,6 +141,18 @@ const GRID = {
 	),
 	parent: parent('recGrid', 'recGridChild'),
 };
+/**
+ * Issue 59: the original retried a second time after its first Retry failed (n8n offers Retry on it
+ * while no Retry of it succeeded); each Retry copies the original's context, so the second never
+ * sees what the first sent. The same promo at 10:00, 10:10, then 10:20 and 10:05 added.
+ */
+const twiceRow = (name: string, start: string) => ({ name, startDate: `2036-12-11T${start}:00+07:00`, endDate: `2036-12-11T${start.replace(/^10/, '18')}:00+07:00` });
+const twiceRows = (rows: Array<[string, string]>) => JSON.stringify(rows.map(([name, start]) => twiceRow(name, start)));
+const TWICE_ROWS: Array<[string, string]> = [['twice-slot', '10:00'], ['twice-other', '10:05'], ['twice-slot', '10:10']];
+const RETRIED_TWICE = {
+	child: child('recTwiceChild', twiceRows(TWICE_ROWS), nowParameters({ startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' })),
+	parent: parent('recTwice', 'recTwiceChild'),
+};
 /** Issue 59: a parent that calls the child once per slot (Loop Over Items, batch 1, as n8n's notice advises). */
 const PER_SLOT = (() => {
 	const sub = e2e.workflow(
@@ -154,7 +166,7 @@ const PER_SLOT = (() => {
 	const connections = e2e.connect(e2e.connect(e2e.chain('Start', CODE, loop.name), loop.name, SUB, 1), SUB, loop.name);
 	return { child: sub, parent: e2e.workflow('recPerSlot', 'Recomputed: recPerSlot', nodes, connections) };
 })();
-const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN, SLOTS_FIXED, SLOTS_NOW, GRID, PER_SLOT]
+const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN, SLOTS_FIXED, SLOTS_NOW, GRID, PER_SLOT, RETRIED_TWICE]
 	.flatMap(({ child: c, parent: p }) => [c, p])
 	.concat([STAMPED.child, STAMPED.retried, STAMPED.retryOnFail]);
 export const WORKFLOWS = ALL;
@@ -377,6 +389,30 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 			expect((await runParent(GRID.parent.id)).status).toBe('success');
 			const counts = countsOf(await steps.journal('grid'), startOf);
 			expect(counts).toEqual({ 'grid-A 2036-12-10T09:00:00+07:00': 1, 'grid-B 2036-12-10T09:00:00+07:00': 1, 'grid-A 2036-12-10T09:05:00+07:00': 1 });
+		},
+	],
+	[
+		'issue 59: the original retried again after its first Retry failed, a slot added before each: the slot the first Retry created is held, the new ones sent, each campaign once',
+		async (deployment) => {
+			const { steps, publish } = deployment;
+			const failed = await failAfter(deployment, RETRIED_TWICE.parent.id, 1); // 10:00 created, the other promo refused
+			// A 10:20 slot added; the first Retry creates the other promo and 10:10, and is refused at 10:20: it fails too.
+			await steps.saveWorkflow(RETRIED_TWICE.child.id, withRows(twiceRows([...TWICE_ROWS, ['twice-slot', '10:20']])));
+			await publish(RETRIED_TWICE.child.id);
+			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+			const firstRetry = await steps.retry(RETRIED_TWICE.parent.id, failed.executionId);
+			await steps.clearFaults();
+			expect(firstRetry.status).toBe('error');
+			// A 10:05 slot added on top; the user retries the original again (the editor still offers it).
+			const retried = await changeChildThenRetry(deployment, RETRIED_TWICE, failed, withRows(twiceRows([['twice-slot', '10:05'], ...TWICE_ROWS, ['twice-slot', '10:20']])));
+			expect(retried.output(SUB).map((item: Json) => item.status ?? item.earlierOutcome)).toEqual(['Published', 'created', 'created', 'created', 'Published']);
+			expect(countsOf(await steps.journal('twice'), startOf)).toEqual({
+				'twice-slot 2036-12-11T10:00:00+07:00': 1,
+				'twice-other 2036-12-11T10:05:00+07:00': 1,
+				'twice-slot 2036-12-11T10:10:00+07:00': 1,
+				'twice-slot 2036-12-11T10:20:00+07:00': 1,
+				'twice-slot 2036-12-11T10:05:00+07:00': 1,
+			});
 		},
 	],
 	[

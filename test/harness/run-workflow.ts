@@ -249,6 +249,25 @@ async function runOnInstance(loaded: LoadedNodes, workflowJson: WorkflowJson, op
 		run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
 	}
 
+	if (process.env.LBA_DUMP_SHOWN) {
+		const shown: string[] = [];
+		const err = run.data.resultData.error as { message?: string; description?: string } | undefined;
+		if (err?.description) shown.push(`D ${err.description}`);
+		if (err?.message) shown.push(`M ${err.message}`);
+		for (const [, tasks] of Object.entries(run.data.resultData.runData)) for (const task of tasks ?? []) {
+			for (const hint of (task as { hints?: Array<{ message: string }> }).hints ?? []) shown.push(`H ${hint.message}`);
+			const terr = (task as { error?: { message?: string; description?: string } }).error;
+			if (terr?.description) shown.push(`D ${terr.description}`);
+			for (const item of task.data?.main?.[0] ?? []) {
+				const json = item.json as Record<string, unknown>;
+				if (typeof json.howToResend === 'string') shown.push(`R ${json.howToResend}`);
+				if (typeof json.reason === 'string') shown.push(`W ${json.reason}`);
+				const e = json.error as { message?: string; description?: string } | undefined;
+				if (e?.description) shown.push(`D ${e.description}`);
+			}
+		}
+		require('node:fs').appendFileSync(process.env.LBA_DUMP_SHOWN, shown.map((line) => line.replace(/\n/g, ' ') + '\n').join(''));
+	}
 	return {
 		run,
 		error: run.data.resultData.error,

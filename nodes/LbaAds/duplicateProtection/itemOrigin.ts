@@ -100,7 +100,7 @@ export interface RetryIdentity {
 	key: string;
 	/** The execution's campaigns of its shape (none for a tool call), and its number among them. */
 	group?: string;
-	ordinal?: number;
+	ordinal?: Ordinal;
 	/**
 	 * The campaign the retried execution created that this one may be, when the node cannot tell
 	 * (dates in whole minutes computed again before the node, which the clock's move explains):
@@ -156,7 +156,13 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 	}
 	// Not the run index: a loop's rounds shift when a row is added before a Retry (retry:v4).
 	const zones = clockZones(ctx);
+	// Once the context holds what this node sent (a Retry of an execution that sent, a later loop
+	// round or call), a campaign nothing recorded is numbered by its own dates, not by a free place:
+	// another Retry of the same execution (n8n offers one while none succeeded) may have sent other
+	// campaigns under the free places, which this copy of the context never saw. Without a record (a
+	// first run, or one whose context was saved before this node sent), the places.
 	const sentByGroup = groupedRecords(ctx);
+	const byOwnDates = sentByGroup.size > 0;
 	const pairable = pairableRecord(ctx);
 	const groups = new Map<string, { shape: unknown; campaigns: CampaignIdentity[] }>();
 	for (const campaign of campaigns) {
@@ -168,7 +174,7 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 	for (const [group, { shape, campaigns: same }] of groups) {
 		const ordered = [...same].sort((a, b) => compareDates(a.dates, b.dates) || a.itemIndex - b.itemIndex);
 		const unclear = new Map<CampaignIdentity, CreatedRecord>();
-		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones, pairable, datesOrigin, unclear)) {
+		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones, pairable, datesOrigin, unclear, byOwnDates)) {
 			const mayBe = unclear.get(campaign);
 			keys.set(campaign.itemIndex, { key: retryKey({ target, execution, shape, ordinal }), group, ordinal, ...(mayBe ? { mayBe } : {}) });
 		}
@@ -210,9 +216,10 @@ function numbered(
 	pairable: (record: SentRecord) => boolean = () => true,
 	datesOrigin: DatesOrigin = 'unknown',
 	unclear?: Map<CampaignIdentity, CreatedRecord>,
-): Map<CampaignIdentity, number> {
-	const matched = new Map<CampaignIdentity, number>();
-	const open = new Set([...sent].filter(pairable).sort((a, b) => a.ordinal! - b.ordinal!));
+	byOwnDates = false,
+): Map<CampaignIdentity, Ordinal> {
+	const matched = new Map<CampaignIdentity, Ordinal>();
+	const open = new Set([...sent].filter(pairable).sort((a, b) => compareOrdinals(a.ordinal!, b.ordinal!)));
 	// The same dates: the same campaign (fixed dates, or a Retry within the second). Not for dates
 	// the node's own fields compute from the clock: a Retry moves every one of them, so the next
 	// slot's record may hold this one's new dates ($today a day on: day 1's dates are day 2's).
@@ -260,15 +267,31 @@ function numbered(
 		}
 		matched.set(campaign, record.ordinal!);
 	}
-	// The others: the numbers nothing sent holds.
-	const taken = new Set(sent.map((record) => record.ordinal));
+	// The others: in a Retry, their own dates (the same campaign, if another Retry of this execution
+	// sent it with these dates; else a new one); in a first run, the numbers nothing sent holds.
+	const taken = new Set<Ordinal>(sent.map((record) => record.ordinal!));
 	let next = 0;
 	for (const campaign of ordered) {
 		if (matched.has(campaign)) continue;
+		if (byOwnDates) {
+			let own: Ordinal = `d:${campaign.dates.join()}`;
+			for (let repeat = 2; taken.has(own); repeat++) own = `d:${campaign.dates.join()}#${repeat}`;
+			taken.add(own);
+			matched.set(campaign, own);
+			continue;
+		}
 		while (taken.has(next)) next++;
 		matched.set(campaign, next++);
 	}
 	return matched;
+}
+
+/** Numbers first, in order; then dates-numbers, as text. */
+function compareOrdinals(a: Ordinal, b: Ordinal): number {
+	if (typeof a === 'number' && typeof b === 'number') return a - b;
+	if (typeof a === 'number') return -1;
+	if (typeof b === 'number') return 1;
+	return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The first index of `sorted` whose value is at least `value`. */
@@ -308,8 +331,14 @@ export interface SentRecord {
 	at: number;
 	/** Its campaigns of one shape, and its number among them (`RetryIdentity`). */
 	group?: string;
-	ordinal?: number;
+	ordinal?: Ordinal;
 }
+
+/**
+ * A campaign's number among those of its shape: in a first run, its place in order of dates; for a
+ * campaign a Retry pairs with nothing sent, `d:` and its own dates (`numbered`).
+ */
+export type Ordinal = number | string;
 /** What the execution created: a campaign with its id. */
 export type CreatedRecord = SentRecord & { campaignId: string };
 
@@ -324,7 +353,7 @@ function sentRecords(ctx: IExecuteFunctions): Record<string, SentRecord> | undef
 function groupedRecords(ctx: IExecuteFunctions): Map<string, SentRecord[]> {
 	const grouped = new Map<string, SentRecord[]>();
 	for (const record of Object.values(sentRecords(ctx) ?? {})) {
-		if (typeof record?.group !== 'string' || typeof record.ordinal !== 'number' || !Array.isArray(record.dates)) continue;
+		if (typeof record?.group !== 'string' || !['number', 'string'].includes(typeof record.ordinal) || !Array.isArray(record.dates)) continue;
 		grouped.set(record.group, [...(grouped.get(record.group) ?? []), record]);
 	}
 	return grouped;

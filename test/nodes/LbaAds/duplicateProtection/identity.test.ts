@@ -408,16 +408,43 @@ describe("the user's ways out", () => {
 		return { failed, retry };
 	}
 
-	it('Forget Sent (Some Keys) with the forgetKeys of a held item, then Retry: sent', async () => {
-		const { failed, retry } = await lostAnswerThenRetry(withNow, 'retry');
+	it("Forget Sent (Some Keys) with the keys a failed item's error names ($now dates), then Retry (n8n's editor offers it: the execution failed): sent", async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, skip: 1, times: 1 });
+		const failed = await run(withNow, six.slice(0, 3));
+		const named = /Its keys, for Forget Sent: (.*?)\.$/.exec(String(errorOf(failed)?.description))![1];
 		const forget = await context.n8n.runWorkflow(
-			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: '={{ $json.forgetKeys }}' })], connections: chain('Start', 'LBA'), pinData: { Start: [{ json: retry.items[1] }] } },
+			{ nodes: [manualTrigger(), lbaNode({ resource: 'campaign', operation: 'forgetSent', forget: 'keys', forgetKey: named })], connections: chain('Start', 'LBA') },
 			saved(),
 		);
 		expect(errorOf(forget)).toBeUndefined();
 		await nextSecond();
 		const again = await run(withNow, six.slice(0, 3), retryOf(failed.run));
-		expect(outcomes(again.items)).toEqual(['retry:created', 'Published', 'retry:created']);
+		expect(outcomes(again.items)).toEqual(['retry:created', 'Published', 'Published']);
+		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
+	});
+
+	it('issue 59: a Retry of the original after its first Retry failed, a slot added before it: the slot the first Retry created is held, the new slot sent: each of the 5 campaigns once (the old numbering: 10:05 held as 10:10, never sent)', async () => {
+		// A sub-workflow's rows on a grid of whole minutes: the same promo at 10:00, 10:10 and 10:20, another promo between.
+		const caller = await callerContext();
+		const grid = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [channel({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })]);
+		const row = (name: string, start: string) => ({ name, start: `2036-12-07T${start}:00+07:00`, end: `2036-12-07T${start.replace(/^10/, '18')}:00+07:00` });
+		const slots = [row('slot', '10:00'), row('other', '10:05'), row('slot', '10:10')];
+		// The original: slot 10:00 created, "other" refused (503): it failed.
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+		const original = await run(grid, slots, calledBy(caller, '801'));
+		expect(errorOf(original)).toBeDefined();
+		const savedCaller = JSON.parse(JSON.stringify(caller)); // what n8n saved with the original (each Retry copies it)
+		// The first Retry: 10:00 held; "other" and 10:10 created; a 10:20 row added meanwhile is refused (503): it failed too.
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const firstRetry = await run(grid, [...slots, row('slot', '10:20')], calledBy(JSON.parse(JSON.stringify(savedCaller)), '802'));
+		expect(errorOf(firstRetry)).toBeDefined();
+		// The original retried again (n8n offers it: its Retry did not succeed), with a 10:05 slot added on top.
+		const secondRetry = await run(grid, [row('slot', '10:05'), ...slots, row('slot', '10:20')], calledBy(JSON.parse(JSON.stringify(savedCaller)), '803'));
+		expect(errorOf(secondRetry)).toBeUndefined();
+		const byName = (await campaigns(context)).map((campaign) => `${String(campaign.request.name)} ${String((campaign.request.channels as IDataObject[])[0].startDate).slice(11, 16)}`);
+		expect(byName.sort()).toEqual(['other 10:05', 'slot 10:00', 'slot 10:05', 'slot 10:10', 'slot 10:20']);
+		const outcome = Object.fromEntries(secondRetry.items.map((json, index) => [index, json.skipped ? `held ${String(json.earlierOutcome)}` : String(json.status)]));
+		expect(outcome).toEqual({ 0: 'Published', 1: 'held created', 2: 'held created', 3: 'held created', 4: 'Published' });
 	});
 
 	it("the error's advice followed to the letter ($now dates, after the Retry succeeded: no Retry offered): Mode Send One Again with its key, Execute step: that campaign alone is sent again, once; left as it is, nothing more (issue 60)", async () => {
