@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { baseUrlProperty, productsTest } from './common';
+import { SAY } from '../nodes/shared/instructions';
 
 export class LbaAdsApi implements ICredentialType {
 	name = 'lbaAdsApi';
@@ -29,7 +30,7 @@ export class LbaAdsApi implements ICredentialType {
 			required: true,
 			default: '',
 			description: 'The access_token issued to you; it is sent as "Authorization: Bearer <token>"',
-			hint: 'A token expires (the real service\'s after an hour). For a token n8n fetches and renews itself, use the LBA Ads OAuth2 API credential with your client key and secret.',
+			hint: `A token expires (the real service's after an hour). ${SAY.useOauth2}`,
 		},
 	];
 

@@ -1,31 +1,23 @@
 /**
- * Issue 51, "every instruction is a journey": every sentence the product gives that tells a person
- * (or a model) what to do, in the node's texts and on the user page, is listed in
- * docs/instructions.md with the test in real n8n (test/e2e) that follows it to the letter and
- * counts campaigns. A new instruction without a row, a row whose journey names no such test, or a
- * row whose text is gone from the product fails here.
- *
- * An instruction is found as a sentence that starts with an imperative verb, or has one after a
- * leading clause ("If it is missing, copy…", "To send …, use…", "For …, give…", "In a moment,
- * Retry…"), in every string of nodes/ and credentials/ (template parts shown as "…") and in
- * docs/duplicate-protection.md. A sentence that reads like one but is not (a field's description,
- * a statement) is listed in the page's second table, with why.
+ * Issue 60, "every instruction in one catalogue": each sentence the product shows that tells a
+ * person or a model what to do is in nodes/shared/instructions.ts, by id, with the test in real n8n
+ * (test/e2e) that follows it to the letter; docs/instructions.md is generated from it. Checked here:
+ * the panel's texts (every description, hint, notice and tool description of both nodes and both
+ * credentials), the user page, and each catalogue entry's journey and use. What runs show (errors,
+ * hints, held items' advice) is checked after every test file that runs the node: test/shown-check.ts.
+ * `npm run docs:instructions` writes docs/instructions.md again.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { INodeProperties } from 'n8n-workflow';
+
+import { INSTRUCTIONS } from '../../nodes/shared/instructions';
+import { LbaAdsApi } from '../../credentials/LbaAdsApi.credentials';
+import { LbaAdsOAuth2Api } from '../../credentials/LbaAdsOAuth2Api.credentials';
+import { instructionsNotCatalogued, NOT_INSTRUCTIONS } from './instructionFinder';
 
 const ROOT = path.resolve(__dirname, '../..');
-/** Verbs a sentence that tells what to do starts with. */
-const VERBS =
-	"Run|Retry|Paste|Set|Wait|Look|Turn|Give|Pick|Empty|Use|Do not|Don't|Check|Open|Send|Keep|Copy|Remove|Fix|Save|Choose|Put|Add|Make|Try|Ask|Write|Change|Lower|Raise|Split|Resend|Forget|Type|Pass|Leave|Start";
-/** Openings of a step that the verb follows later: "Then use…", "Only if it is missing:", "If it is there, do nothing." */
-const OPENINGS = 'Only if|Once|Then|If it is|If the service|To send';
-const IMPERATIVE = new RegExp(`^(${VERBS}|${OPENINGS})\\b`);
-/** A clause before the imperative: "If it is missing, copy…", "In a moment, Retry…", "Otherwise, run…". */
-const LEADING_CLAUSE = /^(?:If|When|To|For|In|Otherwise|Before|After|Unless|Until)\b[^,;:.]*,\s+/;
-/** The imperative after such a clause (in lower case there). */
-const VERB_AFTER_CLAUSE = new RegExp(`^(${VERBS})\\b`, 'i');
-const isInstruction = (sentence: string) => IMPERATIVE.test(sentence) || (LEADING_CLAUSE.test(sentence) && VERB_AFTER_CLAUSE.test(sentence.replace(LEADING_CLAUSE, '')));
+const DOC = path.join(ROOT, 'docs/instructions.md');
 
 function filesUnder(dir: string, extension: string): string[] {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -34,114 +26,129 @@ function filesUnder(dir: string, extension: string): string[] {
 	});
 }
 
-const normalise = (text: string) => text.replace(/\\'/g, "'").replace(/\s+/g, ' ').trim();
+type Entry = { say: string | ((...parts: string[]) => string); journey?: string; withoutJourney?: string; page?: true };
+const ENTRIES = Object.entries(INSTRUCTIONS as Record<string, Entry>);
+/** A template shown with its parts as "…". */
+const shown = (say: Entry['say']) => (typeof say === 'string' ? say : say(...Array.from({ length: say.length }, () => '…')));
+const cell = (text: string) => `\`${text.replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
 
-function sentences(text: string): string[] {
-	return text
-		.split(/(?<=[.;:!?])\s+|\n|…\s+|\|/)
-		.map((sentence) => normalise(sentence.replace(/^[\s…*-]+|^\d+\.\s+/g, '')))
-		.filter((sentence) => isInstruction(sentence) && sentence.length > 12 && sentence.includes(' '));
+/** docs/instructions.md, from the catalogue. */
+function rendered(): string {
+	const withJourney = ENTRIES.filter(([, entry]) => entry.journey);
+	const without = ENTRIES.filter(([, entry]) => !entry.journey);
+	return [
+		'# Every instruction, and the journey that follows it',
+		'',
+		'Generated from [`nodes/shared/instructions.ts`](../nodes/shared/instructions.ts) by `npm run docs:instructions`: do not edit by hand.',
+		'',
+		"Every sentence the product shows that tells a marketer (or an AI model) what to do is written once, in that catalogue, by id; the nodes' errors, hints, notices, descriptions, held items' advice and the tools' descriptions take it from there, and [the user page](duplicate-protection.md) quotes the ones marked *page* word for word. Each names the test in real n8n that follows it to the letter and counts campaigns per name in the sandbox's journal. `test/docs/instructions.test.ts` checks the panel's texts and the user page, and `test/shown-check.ts` every text a node test's run shows: an instruction that is not in the catalogue fails (found by an English grammar, compromise's imperative, in every clause, after a colon or a semicolon too).",
+		'',
+		'## Instructions and their journeys',
+		'',
+		'| Id | Instruction | Journey in real n8n |',
+		'|---|---|---|',
+		...withJourney.map(([id, entry]) => `| ${id}${entry.page ? ' (page)' : ''} | ${cell(shown(entry.say))} | \`${entry.journey!.split(' › ')[0]}\` › ${entry.journey!.split(' › ').slice(1).join(' › ')} |`),
+		'',
+		'## Instructions without a journey in real n8n yet',
+		'',
+		'Each says why; none sends a campaign by itself.',
+		'',
+		'| Id | Instruction | Why not yet |',
+		'|---|---|---|',
+		...without.map(([id, entry]) => `| ${id}${entry.page ? ' (page)' : ''} | ${cell(shown(entry.say))} | ${entry.withoutJourney} |`),
+		'',
+		'## Sentences that are not instructions',
+		'',
+		'The grammar reads them as instructions, but they name something or say what it does (`NOT_INSTRUCTIONS` in `test/docs/instructionFinder.ts`).',
+		'',
+		'| Sentence | Why |',
+		'|---|---|',
+		...NOT_INSTRUCTIONS.map(({ text, why }) => `| ${cell(text)} | ${why} |`),
+		'',
+	].join('\n');
 }
 
-/** Every instruction-like sentence of the node's strings, with its file. */
-function fromSources(): Array<{ where: string; text: string }> {
-	const files = [...filesUnder(path.join(ROOT, 'nodes'), '.ts'), ...filesUnder(path.join(ROOT, 'credentials'), '.ts')];
-	return files.flatMap((file) => {
-		const source = fs
-			.readFileSync(file, 'utf8')
-			.replace(/\/\*[\s\S]*?\*\//g, '')
-			.replace(/^\s*\/\/.*$/gm, '');
-		const strings = [...source.matchAll(/'((?:\\.|[^'\\\n])*)'|"((?:\\.|[^"\\\n])*)"|`((?:\\.|[^`\\])*)`/g)].map((match) =>
-			(match[1] ?? match[2] ?? match[3]).replace(/\$\{(?:[^{}]|\{[^{}]*\})*\}/g, '…'),
-		);
-		return strings.flatMap(sentences).map((text) => ({ where: path.relative(ROOT, file), text }));
-	});
+/** Every text of a parameter list a person or a model reads in the panel. */
+function panelTexts(properties: INodeProperties[], where: string): Array<{ where: string; text: string }> {
+	const texts: Array<{ where: string; text: string }> = [];
+	const walk = (list: unknown[], at: string) => {
+		for (const property of list as Array<INodeProperties & { values?: unknown[] }>) {
+			const here = `${at} › ${property.displayName ?? property.name}`;
+			if (property.type === 'notice') texts.push({ where: `${here} (notice)`, text: property.displayName });
+			// An option's description (Operation, Mode, Forget) says, in n8n's imperative style, what choosing it does.
+			const isOption = 'value' in property;
+			for (const field of ['description', 'hint'] as const) {
+				if (typeof property[field] === 'string' && !(isOption && field === 'description')) texts.push({ where: `${here} (${field})`, text: property[field] });
+			}
+			if (property.name === 'toolDescription' && typeof property.default === 'string') texts.push({ where: `${here} (tool)`, text: property.default });
+			for (const nested of [property.options, property.values]) if (Array.isArray(nested)) walk(nested, here);
+		}
+	};
+	walk(properties, where);
+	return texts;
 }
 
-/** The user page's instruction-like sentences (code blocks and pictures left out). */
-function fromUserPage(): Array<{ where: string; text: string }> {
-	const page = fs
-		.readFileSync(path.join(ROOT, 'docs/duplicate-protection.md'), 'utf8')
-		.replace(/```[\s\S]*?```/g, '')
-		.replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-		.replace(/\*\*/g, '')
-		.replace(/^\s*(\d+\.|-)\s+/gm, '\n')
-		.replace(/([^\n])\n(?=[^\n])/g, '$1 ');
-	return sentences(page).map((text) => ({ where: 'docs/duplicate-protection.md', text }));
-}
-
-interface Row {
-	text: string;
-	cells: string[];
-}
-
-/** A table of docs/instructions.md under `heading`: its first cell (the text, in backticks) and the others. */
-function table(heading: string): Row[] {
-	const page = fs.readFileSync(path.join(ROOT, 'docs/instructions.md'), 'utf8');
-	const start = page.indexOf(`\n## ${heading}\n`);
-	if (start < 0) throw new Error(`docs/instructions.md has no section "## ${heading}"`);
-	const section = page.slice(start + 1).split(/\n## /)[0];
-	return section
-		.split('\n')
-		.filter((line) => line.startsWith('| `'))
-		.map((line) => {
-			const cells = line.split(' | ').map((cell) => cell.replace(/^\|\s*|\s*\|$/g, '').trim());
-			return { text: normalise(cells[0].replace(/^`|`$/g, '')), cells: cells.slice(1) };
-		});
-}
-
-const INSTRUCTIONS = table('Instructions and their journeys');
-const NOT_INSTRUCTIONS = table('Sentences that are not instructions');
-/** Instructions with the reason they have no journey yet (none can send a campaign by itself). */
-const WITHOUT_JOURNEY = table('Instructions without a journey in real n8n yet');
-/** Each e2e file's text, with the modules of test/e2e it imports (a suite's cases may live in one: recomputed.cases.ts). */
-const E2E_SOURCES = new Map(
+const NODES = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/node-descriptions.json'), 'utf8')) as Record<string, { description: string; properties: INodeProperties[] }>;
+const PAGE = fs
+	.readFileSync(path.join(ROOT, 'docs/duplicate-protection.md'), 'utf8')
+	.replace(/```[\s\S]*?```/g, '')
+	.replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+	.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+	.replace(/\*\*|`/g, '')
+	.replace(/\s+/g, ' ');
+const SOURCES = [...filesUnder(path.join(ROOT, 'nodes'), '.ts'), ...filesUnder(path.join(ROOT, 'credentials'), '.ts')]
+	.filter((file) => !file.endsWith(path.join('shared', 'instructions.ts')))
+	.map((file) => fs.readFileSync(file, 'utf8'))
+	.join('\n');
+const E2E = new Map(
 	filesUnder(path.join(ROOT, 'test/e2e'), '.e2e.test.ts').map((file) => {
 		const source = fs.readFileSync(file, 'utf8');
 		const modules = [...source.matchAll(/from '\.\/([\w.-]+)'/g)].map((match) => path.join(path.dirname(file), `${match[1]}.ts`)).filter((module) => fs.existsSync(module));
 		return [path.basename(file), [source, ...modules.map((module) => fs.readFileSync(module, 'utf8'))].join('\n')];
 	}),
 );
-const PRODUCT_TEXT = normalise(
-	[...filesUnder(path.join(ROOT, 'nodes'), '.ts'), ...filesUnder(path.join(ROOT, 'credentials'), '.ts'), path.join(ROOT, 'docs/duplicate-protection.md')]
-		.map((file) => fs.readFileSync(file, 'utf8').replace(/\$\{(?:[^{}]|\{[^{}]*\})*\}/g, '…').replace(/\*\*/g, ''))
-		.join('\n'),
-);
 
-describe('every instruction the product gives is a journey in real n8n (docs/instructions.md)', () => {
-	const found = [...fromSources(), ...fromUserPage()];
-
-	it('finds the instructions it is about (the extraction is not empty, and sees the advice of a held item)', () => {
-		expect(found.length).toBeGreaterThan(30);
-		expect(found.map(({ text }) => text)).toContain('Wait a few minutes, then look for it in LBA Ads.');
+describe('every instruction the product gives is in the catalogue (nodes/shared/instructions.ts)', () => {
+	it('docs/instructions.md is generated from it (npm run docs:instructions)', () => {
+		if (process.env.UPDATE_INSTRUCTIONS_DOC) fs.writeFileSync(DOC, rendered());
+		expect(fs.readFileSync(DOC, 'utf8')).toBe(rendered());
 	});
 
-	it('each instruction has a row, or is listed as not one', () => {
-		const listed = [...INSTRUCTIONS, ...WITHOUT_JOURNEY, ...NOT_INSTRUCTIONS].map(({ text }) => text);
-		const missing = found.filter(({ text }) => !listed.some((row) => text.startsWith(row) || row.startsWith(text)));
-		expect(missing.map(({ where, text }) => `${where}: "${text}" (add a row to docs/instructions.md with its journey in test/e2e)`)).toEqual([]);
+	it("the panel's texts: each instruction in a description, hint, notice or tool description is catalogued", () => {
+		const texts = [
+			...Object.entries(NODES).flatMap(([name, node]) => [{ where: name, text: node.description }, ...panelTexts(node.properties, name)]),
+			...[new LbaAdsApi(), new LbaAdsOAuth2Api()].flatMap((credential) => panelTexts(credential.properties, credential.name)),
+		];
+		expect(texts.length).toBeGreaterThan(60);
+		const missing = texts.flatMap(({ where, text }) => instructionsNotCatalogued(text).map((clause) => `${where}: "${clause}"`));
+		expect(missing).toEqual([]);
 	});
 
-	it("each row's journey is a test in test/e2e, named by its file and the start of its title", () => {
-		const wrong = INSTRUCTIONS.flatMap(({ text, cells }) => {
-			const journey = /`([\w.-]+\.e2e\.test\.ts)` › (.+)$/.exec(cells[1] ?? '');
-			if (!journey) return [`"${text}": no journey (a test in test/e2e that follows it and counts campaigns)`];
-			const source = E2E_SOURCES.get(journey[1]);
-			const title = journey[2].replace(/…$/, '').trim();
-			if (!source) return [`"${text}": no file test/e2e/${journey[1]}`];
-			if (!source.includes(title)) return [`"${text}": ${journey[1]} has no test titled "${title}…"`];
-			return [];
+	it('the user page: each instruction on it is catalogued, and each page entry is on it word for word', () => {
+		expect(instructionsNotCatalogued(PAGE)).toEqual([]);
+		const absent = ENTRIES.filter(([, entry]) => entry.page && !PAGE.includes(shown(entry.say).trim())).map(([id]) => id);
+		expect(absent).toEqual([]);
+	});
+
+	it("each entry is the product's: the nodes' code uses it (SAY.<id>), or the user page shows it", () => {
+		const unused = ENTRIES.filter(([id, entry]) => !entry.page && !new RegExp(`\\bSAY\\.${id}\\b`).test(SOURCES)).map(([id]) => id);
+		expect(unused).toEqual([]);
+	});
+
+	it("each journey is a test in test/e2e, named by its file and the start of its title", () => {
+		const wrong = ENTRIES.flatMap(([id, entry]) => {
+			if (!entry.journey) return [];
+			const [file, ...title] = entry.journey.split(' › ');
+			const source = E2E.get(file);
+			if (!source) return [`${id}: no file test/e2e/${file}`];
+			return source.includes(title.join(' › ')) ? [] : [`${id}: ${file} has no test titled "${title.join(' › ')}…"`];
 		});
 		expect(wrong).toEqual([]);
 	});
 
 	it('an instruction without a journey says why, and there are few of them', () => {
-		expect(WITHOUT_JOURNEY.filter(({ cells }) => (cells[1] ?? '').length < 20).map(({ text }) => text)).toEqual([]);
-		expect(WITHOUT_JOURNEY.length).toBeLessThanOrEqual(2);
-	});
-
-	it("each row's text is still the product's (a row outlives no instruction)", () => {
-		const gone = [...INSTRUCTIONS, ...WITHOUT_JOURNEY, ...NOT_INSTRUCTIONS].filter(({ text }) => !PRODUCT_TEXT.includes(text)).map(({ text }) => text);
-		expect(gone).toEqual([]);
+		const without = ENTRIES.filter(([, entry]) => !entry.journey);
+		expect(without.filter(([, entry]) => (entry.withoutJourney ?? '').length < 40).map(([id]) => id)).toEqual([]);
+		expect(without.length).toBeLessThanOrEqual(8);
 	});
 });

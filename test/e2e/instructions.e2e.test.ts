@@ -120,7 +120,16 @@ const CUSTOM_CALL = e2e.workflow(
 );
 /** Four stores, $now dates (a Retry computes them again): the campaign sent again on purpose (issue 60). */
 const SEND_AGAIN = e2e.campaignWorkflow('insOneAgain', 'Instructions: send one again', e2e.namedItems('oneagain', 4), { lbaParameters: parameters() });
+/** Issue 60: Resend left on when the workflow is published; the editor's Execute workflow and a webhook start the same campaign. */
+const RESEND_LEFT_ON = (() => {
+	const hook = e2e.node('insResend-hook', 'Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: 'instructions-resend', responseMode: 'lastNode', options: {} }, {
+		webhookId: '00000000-0000-4000-8000-0000000000a1',
+	});
+	const nodes = [e2e.manualTrigger('insResend-start'), hook, e2e.node('insResend-code', 'Campaigns to send', 'n8n-nodes-base.code', 2, { jsCode: "return [{ json: { name: 'resendon-1' } }];" }), e2e.lbaNode('insResend-lba', LBA, e2e.createCampaignParameters())];
+	return e2e.workflow('insResend', 'Instructions: Resend left on', nodes, e2e.connect(e2e.chain('Start', 'Campaigns to send', LBA), 'Webhook', 'Campaigns to send'));
+})();
 const WORKFLOWS = [
+	RESEND_LEFT_ON,
 	SEND_AGAIN,
 	FIX_IN_PANEL,
 	KEY_MISSING,
@@ -208,6 +217,40 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 		expect(again.output(LBA)[0]).toMatchObject({ skipped: true, howToResend: 'Nothing to do: this key sends its campaign once. Set Mode back to Publish.' });
 		await setLba(SEND_AGAIN.id, (p) => ({ ...p, runMode: 'publish' }));
 		expect(countsOf(await steps.journal('oneagain'))).toEqual({ 'oneagain-1': 2, 'oneagain-2': 1, 'oneagain-3': 1, 'oneagain-4': 1 });
+	});
+
+	test("Resend left on in a published workflow: the webhook's run is refused before sending; its advice followed (Resend off, saved, published): the next call sends nothing twice; 2 campaigns, the second sent on purpose from the editor (issue 60)", async () => {
+		const call = async () => {
+			const before = (await setup!.rest.listExecutions(RESEND_LEFT_ON.id)).length;
+			const res = await fetch(`${setup!.n8n!.baseUrl}/webhook/instructions-resend`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			for (let attempt = 0; ; attempt++) {
+				const executions = await setup!.rest.listExecutions(RESEND_LEFT_ON.id);
+				if (executions.length > before) return { status: res.status, execution: await steps.finished(String(executions[executions.length - 1].id)) };
+				if (attempt > 100) throw new Error('no execution after the webhook answered');
+				await new Promise((resolve) => setTimeout(resolve, 300));
+			}
+		};
+		expect((await steps.run(RESEND_LEFT_ON.id)).status).toBe('success');
+		// Sent again on purpose from the editor, with Resend on: the option's own use.
+		await setLba(RESEND_LEFT_ON.id, (p) => ({ ...p, options: { ...p.options, resend: true } }));
+		expect((await steps.run(RESEND_LEFT_ON.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('resendon'))).toEqual({ 'resendon-1': 2 });
+		// Published with Resend still on: the webhook's run is refused, nothing billed.
+		await setup!.rest.activateWorkflow(RESEND_LEFT_ON.id);
+		const refused = await call();
+		expect(refused.execution.status).toBe('error');
+		expect(refused.execution.error?.message).toMatch(/^Options › Resend \(or Resend Keys\) would send item 1 again in this webhook execution; nothing was sent\./);
+		expect(refused.execution.error?.description).toBe(
+			"Turn Resend off and empty Resend Keys in the node's Options, then save (and publish) the workflow. To send one held campaign again, use Mode → Send One Again in the editor.",
+		);
+		expect(countsOf(await steps.journal('resendon'))).toEqual({ 'resendon-1': 2 });
+		// Its advice: Resend off, saved, published again; the next call holds the campaign back.
+		await setLba(RESEND_LEFT_ON.id, (p) => ({ ...p, options: { ...p.options, resend: false } }));
+		await setup!.rest.activateWorkflow(RESEND_LEFT_ON.id);
+		const next = await call();
+		expect(next.execution.status).toBe('success');
+		expect(next.execution.output(LBA)[0]).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+		expect(countsOf(await steps.journal('resendon'))).toEqual({ 'resendon-1': 2 });
 	});
 
 	test('"Fix it in the panel, then run again": a message too long in item 2 of 3, fixed, run again: 3 campaigns, each once', async () => {

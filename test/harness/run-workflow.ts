@@ -249,25 +249,7 @@ async function runOnInstance(loaded: LoadedNodes, workflowJson: WorkflowJson, op
 		run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
 	}
 
-	if (process.env.LBA_DUMP_SHOWN) {
-		const shown: string[] = [];
-		const err = run.data.resultData.error as { message?: string; description?: string } | undefined;
-		if (err?.description) shown.push(`D ${err.description}`);
-		if (err?.message) shown.push(`M ${err.message}`);
-		for (const [, tasks] of Object.entries(run.data.resultData.runData)) for (const task of tasks ?? []) {
-			for (const hint of (task as { hints?: Array<{ message: string }> }).hints ?? []) shown.push(`H ${hint.message}`);
-			const terr = (task as { error?: { message?: string; description?: string } }).error;
-			if (terr?.description) shown.push(`D ${terr.description}`);
-			for (const item of task.data?.main?.[0] ?? []) {
-				const json = item.json as Record<string, unknown>;
-				if (typeof json.howToResend === 'string') shown.push(`R ${json.howToResend}`);
-				if (typeof json.reason === 'string') shown.push(`W ${json.reason}`);
-				const e = json.error as { message?: string; description?: string } | undefined;
-				if (e?.description) shown.push(`D ${e.description}`);
-			}
-		}
-		require('node:fs').appendFileSync(process.env.LBA_DUMP_SHOWN, shown.map((line) => line.replace(/\n/g, ' ') + '\n').join(''));
-	}
+	rememberShown(run);
 	return {
 		run,
 		error: run.data.resultData.error,
@@ -283,4 +265,36 @@ async function runOnInstance(loaded: LoadedNodes, workflowJson: WorkflowJson, op
 		credentials: store,
 		credentialUpdates: credentialsHelper.updates,
 	};
+}
+
+/**
+ * Every text a run showed a person or a model (errors' messages and descriptions, hints, held
+ * items' reasons and howToResend), kept for the suite's check that each instruction in them is in
+ * the catalogue (issue 60: harness/index.ts, test/docs/instructionFinder.ts).
+ */
+export const SHOWN: Array<{ where: string; text: string }> = [];
+
+function rememberShown(run: IRun): void {
+	const add = (where: string, text: unknown) => {
+		if (typeof text === 'string' && text) SHOWN.push({ where, text });
+	};
+	const addError = (where: string, error: unknown) => {
+		const { message, description } = (error ?? {}) as { message?: unknown; description?: unknown };
+		add(`${where} error message`, message);
+		add(`${where} error description`, description);
+	};
+	addError('the run', run.data.resultData.error);
+	for (const [node, tasks] of Object.entries(run.data.resultData.runData)) {
+		for (const task of tasks ?? []) {
+			for (const hint of task.hints ?? []) add(`${node} hint`, hint.message);
+			addError(node, task.error);
+			for (const item of task.data?.main?.flat() ?? []) {
+				const json = (item?.json ?? {}) as Record<string, unknown>;
+				add(`${node} output howToResend`, json.howToResend);
+				add(`${node} output reason`, json.reason);
+				add(`${node} output message`, json.message);
+				addError(`${node} output`, json.error);
+			}
+		}
+	}
 }

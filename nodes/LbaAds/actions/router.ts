@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, runItems } from './engine/runItems';
 import { findOperation } from './resources';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, transportFor } from '../../shared/transport';
+import { SAY } from '../../shared/instructions';
 
 /** The resource n8n adds to every node whose credential authenticates; it has no operation parameter. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
@@ -35,10 +36,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (resource === CUSTOM_API_CALL) {
 		throw new NodeOperationError(
 			this.getNode(),
-			'Custom API Call is not available in the LBA Ads node: use the HTTP Request node with the LBA Ads credential',
+			`Custom API Call is not available in the LBA Ads node: ${SAY.useHttpRequest}`,
 			{
-				description:
-					'Nothing was sent. In an HTTP Request node, set Authentication to "Predefined Credential Type", pick "LBA Ads API" (or "LBA Ads OAuth2 API") and your credential, and give the full URL (your Base URL plus the path).',
+				description: `Nothing was sent. ${SAY.httpRequestSteps}`,
 			},
 		);
 	}

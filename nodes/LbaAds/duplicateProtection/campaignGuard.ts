@@ -8,6 +8,7 @@ import { lookUp, type Candidate } from './historyLookUp';
 import { HISTORY_MAX_CAMPAIGNS, SCOPE, STORE_OPTIONS, storeCall, unique } from './historyStore';
 import { awaitTwins, twinWait, type TwinOutcome } from './twinWait';
 import type { SendGuard, SentResult } from '../actions/engine/operation';
+import { SAY } from '../../shared/instructions';
 
 export { forgetCampaigns, HISTORY_MAX_CAMPAIGNS } from './historyStore';
 export { twinWait } from './twinWait';
@@ -54,7 +55,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 			ctx.getNode(),
 			`This run has ${candidates.length.toLocaleString('en-US')} campaigns, more than the ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} duplicate protection remembers; nothing was sent`,
 			{
-				description: `The run would push its own first campaigns out of the history, and a Retry would send them again. Give this node at most ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} items per execution: for example, split the list and start one execution per part with Execute Workflow. The node remembers its last ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} campaigns in all: once the parts have sent more, a new run of the same list sends its first campaigns again.`,
+				description: `The run would push its own first campaigns out of the history, and a Retry would send them again. ${SAY.atMostItems(HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US'))} The node remembers its last ${HISTORY_MAX_CAMPAIGNS.toLocaleString('en-US')} campaigns in all: once the parts have sent more, a new run of the same list sends its first campaigns again.`,
 			},
 		);
 	}

@@ -5,6 +5,7 @@ import type { SentResult } from '../actions/engine/operation';
 import type { Candidate, HeldBack } from './historyLookUp';
 import { forgetKeysOf } from './keys';
 import type { TwinOutcome } from './twinWait';
+import { SAY } from '../../shared/instructions';
 
 /** What duplicate protection says: why an item was held back, how a repeat ended, what to do after a failure. */
 
@@ -23,15 +24,12 @@ export const REASONS = {
 
 /** What to do about a held-back item: each piece of advice safe when followed to the letter. */
 /** The one action that sends one campaign again, alone, whatever its dates and whatever n8n offers (issue 60). */
-export const SEND_ONE_AGAIN =
-	"copy this item's sendAgainKey, set this node's Mode to Send One Again, paste it into Send Again Key, click Execute step, then set Mode back to Publish. Only this campaign is sent, once.";
+export const SEND_ONE_AGAIN = SAY.sendOneAgain;
 
 export const HOW_TO_RESEND = {
-	created: `To send it again on purpose (a second campaign, billed again): ${SEND_ONE_AGAIN}`,
-	unknown: `Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: ${SEND_ONE_AGAIN}`,
-	sending:
-		"Do not run the workflow again for it: the other execution is creating this campaign (a new run with $now dates would create another). Once that execution has finished (see Executions), look for the campaign in LBA Ads. " +
-		`Only if it is missing: ${SEND_ONE_AGAIN}`,
+	created: `${SAY.toSendAgainOnPurpose} ${SEND_ONE_AGAIN}`,
+	unknown: `${SAY.waitThenLook} ${SAY.ifThereNothing} ${SAY.ifMissing} ${SEND_ONE_AGAIN}`,
+	sending: `${SAY.doNotRunAgainForIt} ${SAY.onceThatFinished} ${SAY.onlyIfMissing} ${SEND_ONE_AGAIN}`,
 };
 
 /** A held-back item's output: what happened and what to do first, the keys last. */
@@ -67,7 +65,7 @@ export function tellErased(ctx: IExecuteFunctions, results: SentResult[], claime
 	});
 	if (!erased.length) return;
 	ctx.addExecutionHints?.({
-		message: `Duplicate protection found the records of item${erased.length === 1 ? '' : 's'} ${erased.map(({ itemIndex }) => itemIndex + 1).join(', ')} gone from n8n's history between their claim and their answer (a late write by another n8n process, or Forget Sent meanwhile); they are recorded again now. An execution of this workflow that ran in between may have sent them too: check them in LBA Ads.`,
+		message: `Duplicate protection found the records of item${erased.length === 1 ? '' : 's'} ${erased.map(({ itemIndex }) => itemIndex + 1).join(', ')} gone from n8n's history between their claim and their answer (a late write by another n8n process, or Forget Sent meanwhile); they are recorded again now. An execution of this workflow that ran in between may have sent them too: ${SAY.checkPossiblySent}`,
 		type: 'warning',
 		location: 'outputPane',
 	});
@@ -92,13 +90,12 @@ export function tellRepeat(json: IDataObject, first: number, end: SentResult): v
 export const sentLine = (sent: number) =>
 	sent ? `${sent} campaign${sent === 1 ? ' was' : 's were'} sent earlier in this run (or may have been), their keys recorded before sending; nothing more was sent.` : 'Nothing was sent.';
 
-export const NOTHING_SENT = `${sentLine(0)} The history lives in n8n's database (the store of the Remove Duplicates node): run the workflow again once n8n's database answers.`;
+export const NOTHING_SENT = `${sentLine(0)} The history lives in n8n's database (the store of the Remove Duplicates node): ${SAY.runAgainOnceDatabaseAnswers}`;
 /**
  * Said instead of NOTHING_SENT once this run has sent campaigns: a Retry of this execution holds
  * back what it sent, whatever its dates and whatever is edited before it; a new run might not.
  */
 export const nothingMoreSent = (sent: number, datesFollowClock: boolean) =>
-	`${sentLine(sent)} Keep Duplicate Protection as it is and Retry this execution once n8n's database answers: the Retry holds back the campaigns already sent and sends the rest.` +
-	(datesFollowClock ? ' Do not run the workflow again instead: its dates use $now, so a new execution would send them again as new campaigns.' : '');
+	`${sentLine(sent)} ${SAY.retryOnceDatabaseAnswers}` + (datesFollowClock ? ` ${SAY.doNotRunAgainInstead}` : '');
 export const SENT_NOT_RECORDED =
 	'The campaigns of this run were sent, but not all outcomes were recorded: a re-run reports them as "may have been created" and does not send them.';

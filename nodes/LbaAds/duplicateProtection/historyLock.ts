@@ -1,5 +1,6 @@
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
+import { SAY } from '../../shared/instructions';
 
 /**
  * A lock across n8n processes (queue-mode workers) around every write to duplicate protection's
@@ -102,7 +103,7 @@ export async function withHistoryLock<T>(ctx: IExecuteFunctions, task: (lock: He
 				ctx.getNode(),
 				`Duplicate protection held its lock on n8n's history for ${((Date.now() - acquiredAt) / 1000).toFixed(1)} s, more than the ${lockTiming.holdLimitMs / 1000} s it allows itself (this n8n process or its database was paused)`,
 				{
-					description: `${SENT_NOTHING} Another execution may have taken the lock meanwhile, so this run stopped before sending. Campaigns this wave had recorded stay recorded as possibly sent: check them in LBA Ads before sending them again with Resend.`,
+					description: `${SENT_NOTHING} Another execution may have taken the lock meanwhile, so this run stopped before sending. Campaigns this wave had recorded stay recorded as possibly sent: ${SAY.checkPossiblySent}`,
 				},
 			);
 		};
@@ -200,7 +201,7 @@ function notTaken(ctx: IExecuteFunctions): HistoryLockError {
 	return new HistoryLockError(
 		ctx.getNode(),
 		`Duplicate protection could not take its lock on n8n's history within ${lockTiming.giveUpAfterMs / 1000} s: other executions of this workflow kept it`,
-		{ description: `${SENT_NOTHING} Retry this execution once the other executions of this workflow have finished: what was sent is held back.` },
+		{ description: `${SENT_NOTHING} ${SAY.retryAfterOthers}` },
 	);
 }
 
@@ -209,7 +210,7 @@ function lost(ctx: IExecuteFunctions): HistoryLockError {
 		ctx.getNode(),
 		"Duplicate protection lost its lock on n8n's history while it held it (its row was deleted: another execution broke it, a late release, or a Remove Duplicates node of this workflow cleared it)",
 		{
-			description: `${SENT_NOTHING} This run stopped before its next write and before sending: another execution may have written the history meanwhile. Campaigns this wave had recorded stay recorded as possibly sent: check them in LBA Ads before sending them again with Resend.`,
+			description: `${SENT_NOTHING} This run stopped before its next write and before sending: another execution may have written the history meanwhile. Campaigns this wave had recorded stay recorded as possibly sent: ${SAY.checkPossiblySent}`,
 		},
 	);
 }
@@ -334,7 +335,7 @@ function foreignRow(ctx: IExecuteFunctions): HistoryLockError {
 		ctx.getNode(),
 		"Duplicate protection cannot take its lock: another node of this workflow keeps its history in the workflow's shared row (a Remove Duplicates node with Scope set to Workflow)",
 		{
-			description: `${SENT_NOTHING} LBA Ads takes a short lock in that shared row so that two n8n workers never send the same campaign, and the other node's history there is in the way. To fix it: (1) in that Remove Duplicates node, set Scope to Node (its default); (2) add a new Remove Duplicates node, set Operation to "Clear Deduplication History", Mode to "Clean Database" and Scope to Workflow, execute that step once, then delete it; (3) then Retry this execution, or run the workflow again if nothing was sent: what was sent is held back. Changing the Scope alone leaves the shared row in place.`,
+			description: `${SENT_NOTHING} LBA Ads takes a short lock in that shared row so that two n8n workers never send the same campaign, and the other node's history there is in the way. ${SAY.fixSharedRow} Changing the Scope alone leaves the shared row in place.`,
 		},
 	);
 }

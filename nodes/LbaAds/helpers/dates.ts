@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import * as n8nWorkflow from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { SAY } from '../../shared/instructions';
 
 /**
  * The one place where user-supplied dates become the API's format:
@@ -118,11 +119,6 @@ export function parseDate(input: unknown, zone: string, role: DateRole = 'start'
 	return asIndonesiansWriteIt(text, zone, role);
 }
 
-/**
- * The day from the clock and the time as text (issue 61): what the node advises for dates that
- * follow the clock. Read in the recipients' local time, its 09:00 is theirs on any n8n.
- */
-export const TIME_AS_TEXT = "{{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).toISODate() }} 09:00";
 
 /** What the field's hint shows: the form to type. */
 export const TYPED_FORM = '2026-12-01 09:00';
@@ -159,7 +155,7 @@ const MONTH_NAME = /^(\d{1,2})\s+([a-z]+)\.?\s+(\d{4})$/i;
  * hint's own form, never guessed.
  */
 function asIndonesiansWriteIt(input: string, zone: string, role: DateRole): ParsedDate {
-	const refuse = (why: string): ParsedDate => ({ ok: false, reason: `"${input}" ${why}; type it as ${TYPED_FORM} (or 01/12/2026 09.00 WIB)` });
+	const refuse = (why: string): ParsedDate => ({ ok: false, reason: `"${input}" ${why}; ${SAY.typeDateAs(TYPED_FORM)}` });
 	let text = input.replace(WEEKDAY, '').trim();
 	const zoneWord = ZONE_WORD.exec(text)?.[1]?.toUpperCase();
 	if (zoneWord) text = text.replace(ZONE_WORD, '').trim();

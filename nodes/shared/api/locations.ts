@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Transport } from '../transport';
+import { SAY } from '../instructions';
 
 /**
  * Targeting locations: GET /lba/locations is not in the API document. Public client code of the
@@ -16,7 +17,7 @@ export interface TargetingLocation extends IDataObject {
 }
 
 export const NO_LOCATION_LIST =
-	'This LBA service offers no location list, so a Location ID cannot be looked up: enter the Location ID you were given (By ID), or map place names to IDs yourself, e.g. in an n8n Data Table';
+	`This LBA service offers no location list, so a Location ID cannot be looked up: ${SAY.enterLocationId}`;
 
 /** The service's locations whose name contains `name`; throws NO_LOCATION_LIST when it has no list. */
 export async function fetchLocations(

@@ -10,6 +10,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
+import { SAY } from '../instructions';
 
 /**
  * The one HTTP path of the LBA nodes. It adds the headers the spec requires, lets n8n sign the
@@ -366,23 +367,23 @@ function explain(failure: Failure, body: IDataObject, what: string, tries: strin
 		return refused
 			? {
 					message: `The LBA service refused the OAuth2 client credentials${reason ? `: ${reason}` : ''}`,
-					description: `Nothing was sent to ${what}. Check the Client ID and Client Secret in the LBA Ads OAuth2 credential.`,
+					description: `Nothing was sent to ${what}. ${SAY.checkClientSecret}`,
 				}
 			: {
 					message: `Could not get an OAuth2 access token from the LBA service${failure.status !== undefined ? ` (HTTP ${failure.status})` : ''}${tries}`,
-					description: `Nothing was sent to ${what}. The token URL (<Base URL>/oauth/token) failed; check the Base URL or try again later.`,
+					description: `Nothing was sent to ${what}. ${SAY.checkTokenUrl}`,
 				};
 	}
 	if (failure.status === 401) {
 		return {
-			message: 'The LBA service refused the access token (HTTP 401): check the LBA Ads credential',
-			description: `${String(fault.faultstring ?? 'Invalid access token')}. Create a new token or re-enter it in the credential.`,
+			message: `The LBA service refused the access token (HTTP 401): ${SAY.checkCredential}`,
+			description: `${String(fault.faultstring ?? 'Invalid access token')}. ${SAY.newToken}`,
 		};
 	}
 	if (failure.status === 429) {
 		return {
 			message: `The LBA service is rate limiting requests (HTTP 429)${tries}`,
-			description: `Lower "Max Concurrent Requests" in the node's options or try again later.`,
+			description: SAY.lowerConcurrency,
 		};
 	}
 	if (failure.status !== undefined && failure.status >= 500) {
@@ -401,13 +402,13 @@ function explain(failure: Failure, body: IDataObject, what: string, tries: strin
 	if (failure.networkCode !== undefined && TIMEOUT_CODES.has(failure.networkCode)) {
 		return {
 			message: `The LBA service did not answer ${what} within ${timeoutMs} ms${tries}`,
-			description: `Raise "Timeout" in the node's options if the service is slow.`,
+			description: SAY.raiseTimeout,
 		};
 	}
 	// The network code stays out of the message: n8n would replace a message containing it with a generic one.
 	return {
 		message: `Could not reach the LBA service for ${what}${tries}`,
-		description: `${failure.networkCode ? `Network error ${failure.networkCode}. ` : ''}Check the Base URL in the credential and that the service is running.`,
+		description: `${failure.networkCode ? `Network error ${failure.networkCode}. ` : ''}${SAY.checkServiceRunning}`,
 	};
 }
 
@@ -417,19 +418,19 @@ function notFoundText(apiError: IDataObject, body: IDataObject, what: string): {
 	const notFound = typeof apiError.code === 'string' ? NOT_FOUND_CODES[apiError.code] : undefined;
 	if (notFound === 'resource') {
 		return {
-			message: `The LBA service has no such resource for ${what} (HTTP 404)${said ? `: ${said.replace(/\.$/, '')}` : ''}. Check the id in the path`,
+			message: `The LBA service has no such resource for ${what} (HTTP 404)${said ? `: ${said.replace(/\.$/, '')}` : ''}. ${SAY.checkId}`,
 			description: 'The endpoint exists, so the Base URL is right; the value in the path names nothing the service holds.',
 		};
 	}
 	if (notFound === 'endpoint') {
 		return {
-			message: `The LBA service has no endpoint ${what} (HTTP 404): check the Base URL in the LBA Ads credential`,
+			message: `The LBA service has no endpoint ${what} (HTTP 404): ${SAY.checkBaseUrl}`,
 			description: `The Base URL must be the service's root, with no path such as /v1 after it.${said ? ` The service said: ${said}` : ''}`,
 		};
 	}
 	return {
 		message: `The LBA service answered ${what} with HTTP 404: there is no such endpoint, or nothing by the id in its path`,
-		description: `Check the Base URL in the LBA Ads credential (the service's root) and any id in the path.${said ? ` The service said: ${said}` : ''}`,
+		description: `${SAY.checkBaseUrlAndId}${said ? ` The service said: ${said}` : ''}`,
 	};
 }
 

@@ -5,6 +5,7 @@ import { forgetCampaigns } from '../../duplicateProtection/campaignGuard';
 import { keysFromUser, serviceTarget } from '../../duplicateProtection/keys';
 import type { Operation, OperationModule } from '../engine/operation';
 import { runsAsTool, toolDescription } from '../../helpers/aiTool';
+import { SAY } from '../../../shared/instructions';
 
 /**
  * Forgets what a node's duplicate protection recorded, so that campaigns can be sent again on
@@ -68,7 +69,7 @@ export function forgetOperation(names: ForgetFields): Operation<ForgetRequest> {
 			if (key !== '') return { key };
 			throw new NodeOperationError(ctx.getNode(), `Keys to Forget of item ${itemIndex + 1} is empty; nothing was forgotten for it`, {
 				itemIndex,
-				description: "Paste the keys to forget: the forgetKeys of a held-back or created item, copied from this node's output before switching its Mode.",
+				description: SAY.pasteKeysToForget,
 			});
 		},
 
@@ -88,17 +89,17 @@ export function forgetOperation(names: ForgetFields): Operation<ForgetRequest> {
 					const forgotten = given.filter((key) => held.has(key));
 					const notFound = given.filter((key) => !held.has(key));
 					const message = !given.length
-						? 'Nothing recognisable as a key was given: nothing was forgotten. Copy forgetKeys from an item of this same node.'
+						? `Nothing recognisable as a key was given: nothing was forgotten. ${SAY.copyForgetKeys}`
 						: forgotten.length
 							? `Forgot ${forgotten.length} key${forgotten.length === 1 ? '' : 's'}: the next run sends that campaign again.`
-							: "No key matched anything in this node's history: nothing was forgotten. Copy forgetKeys from an item of this same node's output (each node keeps its own history).";
+							: `No key matched anything in this node's history: nothing was forgotten. ${SAY.copyForgetKeysOwnHistory}`;
 					return [itemIndex, [{ message, forgotten: forgotten.join(' '), notFound: notFound.join(' '), entriesBefore, entriesAfter }]];
 				}),
 			);
 			const unmatched = [...perItem].filter(([, [json]]) => !json.forgotten).map(([itemIndex]) => itemIndex + 1);
 			if (unmatched.length) {
 				ctx.addExecutionHints?.({
-					message: `Forget: the keys of item${unmatched.length === 1 ? '' : 's'} ${unmatched.join(', ')} matched nothing in this node's history, so nothing was forgotten for ${unmatched.length === 1 ? 'it' : 'them'}. Use forgetKeys from an item of this same node's output.`,
+					message: `Forget: the keys of item${unmatched.length === 1 ? '' : 's'} ${unmatched.join(', ')} matched nothing in this node's history, so nothing was forgotten for ${unmatched.length === 1 ? 'it' : 'them'}. ${SAY.useForgetKeys}`,
 					type: 'warning',
 					location: 'outputPane',
 				});
@@ -149,11 +150,11 @@ export const forgetSent: OperationModule<ForgetRequest> = {
 			'campaign',
 			'forgetSent',
 			'Does nothing: a tool node keeps its own record of sent campaigns, and this one sends none, so it cannot free a campaign ' +
-				'another tool sent. Do not call it. To send a held campaign again, the user turns on Resend in the Create tool\'s options.',
+				`another tool sent. ${SAY.toolForgetNot} To send a held campaign again, the user turns on Resend in the Create tool's options.`,
 		),
 		{
 			displayName:
-				"A node's history of sent campaigns is its own. To forget campaigns of a Create node, set that node's Mode to Forget Sent Campaigns and execute it: its campaign setup stays as it is. (Switching a configured Create node to this operation loses its fields.)",
+				`A node's history of sent campaigns is its own. ${SAY.forgetOnCreateNode} its campaign setup stays as it is. (Switching a configured Create node to this operation loses its fields.)`,
 			name: 'forgetNotice',
 			type: 'notice',
 			default: '',

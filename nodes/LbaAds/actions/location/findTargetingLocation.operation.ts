@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { fromAI, toolDescription, withToolDefault } from '../../helpers/aiTool';
 import { fetchLocations, rankLocations } from '../../../shared/api/locations';
 import type { OperationModule } from '../engine/operation';
+import { SAY } from '../../../shared/instructions';
 
 const showFor = { show: { resource: ['location'], operation: ['findTargetingLocation'] } };
 
@@ -12,7 +13,7 @@ const description: INodeProperties[] = [
 		'location',
 		'findTargetingLocation',
 		'Finds the Location ID a campaign channel needs for an Indonesian regency or city, from its name (e.g. the city a reverse geocode gave, "Kota Bandung"). ' +
-			'Read-only and free. Fails with a clear message when the service offers no location list: then ask the user for the Location ID.',
+			`Read-only and free. Fails with a clear message when the service offers no location list: ${SAY.toolAskLocationId}`,
 	),
 	...withToolDefault(
 		{
@@ -55,7 +56,7 @@ const operation: OperationModule<FindRequest>['operation'] = {
 		if (!placeName) {
 			throw new NodeOperationError(ctx.getNode(), 'Place Name is empty, so no location was looked up', {
 				itemIndex,
-				description: 'Give a regency or city name, e.g. {{ $json.city }} after a Reverse Geocode.',
+				description: SAY.toolCityName,
 			});
 		}
 		return { placeName, matches: ctx.getNodeParameter('matches', itemIndex, 'best') as FindRequest['matches'] };

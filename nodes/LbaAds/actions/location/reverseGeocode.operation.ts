@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { fromAI, toolDescription, withToolDefault } from '../../helpers/aiTool';
 import type { OperationModule } from '../engine/operation';
 import { shownValue } from '../../../shared/parameterValues';
+import { SAY } from '../../../shared/instructions';
 
 const showFor = { show: { resource: ['location'], operation: ['reverseGeocode'] } };
 
@@ -84,7 +85,7 @@ const operation: OperationModule<GeocodeRequest>['operation'] = {
 		if (problems.length) {
 			throw new NodeOperationError(ctx.getNode(), `${problems.join('; ')}. Nothing was sent.`, {
 				itemIndex,
-				description: 'Give decimal degrees, e.g. -6.9147 and 107.6098 for Bandung.',
+				description: SAY.toolDegrees,
 			});
 		}
 		return {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { TIME_AS_TEXT } from '../../../helpers/dates';
+import { SAY } from '../../../../shared/instructions';
 
 /**
  * Dates that follow the clock (`$now`, `$today`, `DateTime.now`): each new execution gives the
@@ -40,9 +40,7 @@ export function addClockDatesHint(ctx: IExecuteFunctions): void {
 	ctx.addExecutionHints({
 		message:
 			"The campaign's dates read the clock ($now, $today or DateTime.now): a new execution sends a new campaign whenever its dates come out different (with $now, every time); only a Retry of an execution holds back what that execution sent. " +
-			`To send once per day, write the day from the clock and the time as text, read in the recipients' local time (e.g. ${TIME_AS_TEXT}: the same all day in WIB, on any n8n), ` +
-			"or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $json.name + '-' + $now.setZone('Asia/Jakarta').toISODate() }}. " +
-			'n8n cannot Retry a stopped execution: if you stop one, look in LBA Ads before running the workflow again.',
+			`${SAY.oncePerDay} n8n cannot Retry a stopped execution: ${SAY.lookBeforeRunningAfterStop}`,
 		type: 'info',
 		location: 'outputPane',
 	});

@@ -30,6 +30,7 @@ import type { OperationModule, SendGuard } from '../../engine/operation';
 import { fromAI, toolDescription, withToolDefault } from '../../../helpers/aiTool';
 import { pickerField } from '../../../helpers/picker';
 import { searchLocations } from '../../../methods/searchLocations';
+import { SAY } from '../../../../shared/instructions';
 
 /**
  * Campaign > Create: POST /lba/campaign, one campaign per item, every item checked before the
@@ -43,11 +44,10 @@ const fieldsOnly = { campaignInput: ['fields'] };
 /** What an AI model reads about Create Campaign (the tool's description). */
 const TOOL_DESCRIPTION =
 	'Publishes a paid SMS campaign in LBA Ads at once: the SMS go to real subscribers and are billed. ' +
-	"Call it only when the user has confirmed the campaign's name, message, sender, location, operators, SMS quantity and dates, " +
-	'and call it once per campaign. Never call it again for a campaign after an error that says the campaign may have been created. ' +
+	`${SAY.toolCallOnce} ${SAY.toolNeverAgain} ` +
 	'A campaign identical to one this tool already sent is not sent again: the result then says skipped: true and why. ' +
-	'Returns the campaign id, its status and the SMS each recipient gets. Give dates in ISO 8601 with the UTC offset of the place, e.g. 2026-12-01T09:00:00+07:00 (WIB). ' +
-	'Call it first with preview: true to check the campaign and show the user the exact request, the SMS per recipient and any warnings: that sends nothing and costs nothing; then call it with preview: false to publish.';
+	`Returns the campaign id, its status and the SMS each recipient gets. ${SAY.toolIsoDates} ` +
+	SAY.toolPreviewFirst;
 
 /** The channel the panel's JSON fields start with, as an example to edit. */
 const EXAMPLE_CHANNEL = {
@@ -126,7 +126,7 @@ const SMS_QUANTITY: INodeProperties = {
  * current moment (an immediate send; issue 52). Text keeps what the marketer typed; dates.ts reads
  * it, or refuses it naming the format. A value saved by the picker ("2026-12-01T09:00:00") reads the same.
  */
-const DATE_HINT = 'Type it as 2026-12-01 09:00 (seconds and an offset such as +08:00 are optional). The note above the output says in whose hours it is read.';
+const DATE_HINT = `${SAY.typeDateHint} The note above the output says in whose hours it is read.`;
 
 const SEND_FROM: INodeProperties = {
 	displayName: 'Send From',
@@ -235,7 +235,7 @@ const description: INodeProperties[] = [
 				.map((category) => ({ name: category.label, value: category.id })),
 			description:
 				'Campaign category (spec 2.2). An expression may also give the ID or the label, e.g. "Food & Drinks".',
-			hint: 'Starts at Uncategorized: pick the category closest to your offer',
+			hint: `Starts at Uncategorized: ${SAY.pickCategory}`,
 			displayOptions: showFor,
 		},
 		fromAI('category', `Campaign category, its id or its label, one of: ${CATEGORY_LIST}`, 'string'),
@@ -462,7 +462,7 @@ function unclearJson(request: CreateRequest, mayBe: CreatedRecord): IDataObject 
 			'Its dates were computed again before this node, so the node cannot tell whether it is that campaign or another one',
 		earlierOutcome: 'unclear',
 		mayBeCampaignId: mayBe.campaignId,
-		howToResend: `Look for campaign ${mayBe.campaignId} in LBA Ads. If it is this campaign, do nothing. If it is another: ${SEND_ONE_AGAIN}`,
+		howToResend: `${SAY.lookForCampaign(mayBe.campaignId)} ${SAY.ifThisCampaignNothing} ${SAY.ifAnother} ${SEND_ONE_AGAIN}`,
 		sendAgainKey: sendAgainOf(request),
 		...keysOutput(request),
 	};
@@ -524,7 +524,7 @@ const options: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send every item even if this node already sent (or may have sent) the same campaign: a second campaign for each, billed again. Only in a run started from the editor or a Retry; any other run is refused. To send one campaign again, use Mode → Send One Again instead. Turn it off again after that run.',
+			`Whether to send every item even if this node already sent (or may have sent) the same campaign: a second campaign for each, billed again. ${SAY.resendOffAfter}`,
 		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
 	},
 	{
@@ -534,7 +534,7 @@ const options: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. retry:v4:2e5f… content:v2:45a2…',
 		description:
-			"Paste the forgetKeys of each held-back item to send again (copied from this node's output): only those items are sent again, billed again, in a run started from the editor or a Retry (any other run is refused). Empty it after that run.",
+			SAY.resendKeysEmptyAfter,
 		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
 	},
 	{

@@ -6,6 +6,7 @@ import { itemLabel, itemsLabel, refusal } from './wording';
 import type { Prepared } from '../../engine/operation';
 import { requestLocations, type TargetingLocation } from '../../../../shared/api/locations';
 import { ApiRequestError, type Transport } from '../../../../shared/transport';
+import { SAY } from '../../../../shared/instructions';
 
 /**
  * Every channel's Location ID checked against the service's list (GET /lba/locations, one request
@@ -46,7 +47,7 @@ export async function checkLocations(
 		if (problems.length) {
 			refused.set(
 				itemIndex,
-				refusal(ctx, itemIndex, problems, 'Pick the place with Location ID → From List, or look its ID up with Location → Find Targeting Location.'),
+				refusal(ctx, itemIndex, problems, SAY.pickPlace),
 			);
 		}
 	}
@@ -83,7 +84,7 @@ async function knownLocations(ctx: IExecuteFunctions, transport: Transport, item
 			{
 				itemIndex: itemIndexes[0],
 				description:
-					'Before it sends a campaign, the node checks every Location ID against the list of places the service knows, so that no campaign is billed for a place that does not exist. In a moment, Retry this execution (Executions > Retry): a Retry holds back what the execution it retries sent, whatever its dates; a new run might not.',
+					'Before it sends a campaign, the node checks every Location ID against the list of places the service knows, so that no campaign is billed for a place that does not exist. ' + SAY.retryLocationsInAMoment,
 			},
 		);
 	}
@@ -97,7 +98,7 @@ async function knownLocations(ctx: IExecuteFunctions, transport: Transport, item
 
 function notChecked(ctx: IExecuteFunctions, why: string): void {
 	ctx.addExecutionHints({
-		message: `Location IDs not checked: this LBA service does not list its places (${why}), so each Location ID is used as given. Check them with your LBA account manager.`,
+		message: `Location IDs not checked: this LBA service does not list its places (${why}), so each Location ID is used as given. ${SAY.checkLocationIds}`,
 		type: 'warning',
 		location: 'outputPane',
 	});

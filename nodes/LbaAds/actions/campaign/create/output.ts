@@ -5,6 +5,7 @@ import { smsCount } from './smsSegments';
 import { ApiRequestError } from '../../../../shared/transport';
 import type { CreateRequest } from './parameters';
 import { spendingPreview } from './spendingLimits';
+import { SAY } from '../../../../shared/instructions';
 
 /** What Create Campaign outputs: the answer with the SMS per recipient, a dry run's preview, and its errors' words. */
 
@@ -66,7 +67,7 @@ export function createdOutput(request: CreateRequest, sms: ChannelSms[], respons
 	};
 }
 
-export const PREVIEW_SAID = 'Preview: nothing was sent or billed. Set Mode to Publish to send it.';
+export const PREVIEW_SAID = `Preview: nothing was sent or billed. ${SAY.publishAfterPreview}`;
 
 export function dryRunOutput(ctx: IExecuteFunctions, request: CreateRequest, sms: ChannelSms[]): IDataObject {
 	const warnings = [...smsWarnings(sms), ...(request.warnings ?? [])];
@@ -107,11 +108,11 @@ export function campaignFailure(error: unknown, keys?: { forgetKeys?: string; se
 	}
 	if (outcome === 'unknown' && /^Raise "Timeout"/.test(error.description ?? '')) {
 		// Raising the Timeout is for the next runs: running again now, with dates from $now, would be a new campaign.
-		error.description = 'If the service is often slow, raise "Timeout" in the node\'s options for the next runs; do not run the workflow again for this campaign.';
+		error.description = SAY.raiseTimeoutForNextRuns;
 	}
 	if (keys?.sendAgain !== undefined && outcome === 'unknown') {
 		notes.push(
-			`Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again (nor a new run, unless its dates come from $now: then it is a new campaign). Wait a few minutes, then look for it in LBA Ads; only if it is missing, send it again: set this node's Mode to Send One Again, paste ${keys.sendAgain} into Send Again Key, click Execute step, then set Mode back to Publish.` +
+			`Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again (nor a new run, unless its dates come from $now: then it is a new campaign). ${SAY.waitThenLookIfMissingSend} ${SAY.sendOneAgainWithKey(keys.sendAgain)}` +
 				(keys.forgetKeys ? ` Its keys, for Forget Sent: ${keys.forgetKeys}.` : ''),
 		);
 	}

@@ -14,6 +14,7 @@ import { createdFor, inSubExecution, retryKeysOf, type CreatedRecord, type Dates
 import { datesReadClock } from './clockDates';
 import { keysFromUser } from '../../../duplicateProtection/keys';
 import { previewMode } from './runMode';
+import { SAY } from '../../../../shared/instructions';
 
 /** Create Campaign's parameters, read for one item: what the panel, an expression or an AI model gave. */
 
@@ -77,14 +78,14 @@ export function campaignKey(ctx: IExecuteFunctions, itemIndex: number, body: Cam
 		throw new NodeOperationError(ctx.getNode(), `Idempotency Key of item ${itemIndex + 1} is empty; nothing was sent`, {
 			itemIndex,
 			description:
-				'With Duplicate Protection set to Custom Key, every item needs a key of its own, e.g. {{ $json.orderId }}. Check that the field the key reads exists on this item.',
+				`With Duplicate Protection set to Custom Key, every item needs a key of its own, e.g. {{ $json.orderId }}. ${SAY.customKeyFieldExists}`,
 		});
 	}
 	const missing = missingPart(value);
 	if (missing) {
 		throw new NodeOperationError(ctx.getNode(), `Idempotency Key of item ${itemIndex + 1} is "${shownKey(value)}": a part of it came out ${missing}; nothing was sent`, {
 			itemIndex,
-			description: `A field the key reads is missing from this item, so every such item would get the same key and all but the first would be held back. Use a field every item has (check its name in the input), e.g. {{ $json.orderId }}.`,
+			description: `A field the key reads is missing from this item, so every such item would get the same key and all but the first would be held back. ${SAY.customKeyEveryItem('{{ $json.orderId }}')}`,
 		});
 	}
 	return { key, target };
@@ -164,7 +165,7 @@ export function refuseResendUnattended(ctx: IExecuteFunctions, prepared: Array<{
 		`Options › Resend (or Resend Keys) would send item${resent.length > 1 ? 's' : ''} ${resent.join(', ')} again in this ${mode} execution; nothing was sent. Resend works only in a run started from the editor or in a Retry, so that no schedule, webhook or calling workflow bills the same campaigns again at every run`,
 		{
 			itemIndex: resent[0] - 1,
-			description: 'Turn Resend off and empty Resend Keys in the node\'s Options, then save (and publish) the workflow. To send one held campaign again, use Mode → Send One Again in the editor.',
+			description: SAY.resendOff,
 		},
 	);
 }
@@ -193,7 +194,7 @@ export function zoneRule(ctx: IExecuteFunctions, itemIndex: number): ZoneRule {
 				ctx,
 				itemIndex,
 				[`${itemLabel(itemIndex)} › Options: Timezone ("${override}") and Recipients' Local Time both say in whose hours dates without an offset are read`],
-				"Keep one: Recipients' Local Time reads each channel's dates in its own place's zone (Makassar 09:00 is 09:00 WITA); Timezone reads them all in one zone.",
+				SAY.keepOneZoneOption,
 			);
 		}
 		return { kind: 'location', why: "Options › Recipients' Local Time is on" };
@@ -203,8 +204,8 @@ export function zoneRule(ctx: IExecuteFunctions, itemIndex: number): ZoneRule {
 			throw refusal(
 				ctx,
 				itemIndex,
-				[`${itemLabel(itemIndex)} › Options › Timezone: "${override}" is not a timezone; use an IANA name such as Asia/Jakarta (WIB), Asia/Makassar (WITA) or Asia/Jayapura (WIT)`],
-				"Empty the option to read each channel's dates in the workflow's timezone (when it is WIB, WITA or WIT) or else in its Location's own zone.",
+				[`${itemLabel(itemIndex)} › Options › Timezone: "${override}" is not a timezone; ${SAY.timezoneIana.replace(/\.$/, '')}`],
+				SAY.emptyTimezoneOption,
 			);
 		}
 		const reversed = posixOffsetZone(override);
@@ -213,7 +214,7 @@ export function zoneRule(ctx: IExecuteFunctions, itemIndex: number): ZoneRule {
 				ctx,
 				itemIndex,
 				[`${itemLabel(itemIndex)} › Options › Timezone: "${override}" is ${reversed}: in Etc/GMT names the sign is reversed, so 09:00 there is not what it seems`],
-				'Use Asia/Jakarta for WIB, Asia/Makassar for WITA or Asia/Jayapura for WIT (or empty the option to read each channel\'s dates in its recipients\' local time).',
+				SAY.timezoneNotEtcGmt,
 			);
 		}
 		return { kind: 'fixed', zone: override, source: 'Options › Timezone' };
@@ -259,8 +260,8 @@ export function campaignFromJson(ctx: IExecuteFunctions, itemIndex: number): IDa
 		throw refusal(
 			ctx,
 			itemIndex,
-			[`${itemLabel(itemIndex)} › Campaign (JSON): ${given}, not one campaign object; give an object with name, description, categoryId and channels`],
-			'For several campaigns, give one item per campaign.',
+			[`${itemLabel(itemIndex)} › Campaign (JSON): ${given}, not one campaign object; ${SAY.oneItemPerCampaign}`],
+			SAY.severalCampaigns,
 		);
 	}
 	const { channels } = campaign as IDataObject;

@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { forgetFields, forgetOperation } from '../forgetSent.operation';
 import type { Operation } from '../../engine/operation';
 import { SEND_AGAIN_FIELD, sendOneAgain } from './sendAgain';
+import { SAY } from '../../../../shared/instructions';
 
 /**
  * What executing the Create node does: publish (the default: sends and bills), preview (a dry run),
@@ -46,14 +47,14 @@ export const RUN_MODE_FIELDS: INodeProperties[] = [
 		displayOptions: { show: { ...showFor, '@tool': [false] } },
 	},
 	{
-		displayName: 'Executing this node publishes each campaign at once: its SMS go to real subscribers and are billed. Set Mode to Preview to check a campaign first.',
+		displayName: `Executing this node publishes each campaign at once: its SMS go to real subscribers and are billed. ${SAY.previewFirst}`,
 		name: 'publishNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { ...showFor, runMode: ['publish'], '@tool': [false] } },
 	},
 	{
-		displayName: "This mode sends nothing: it forgets campaigns this node sent. Set Mode back to Publish afterwards; the campaign's setup below is kept.",
+		displayName: `This mode sends nothing: it forgets campaigns this node sent. ${SAY.publishAfterForget}`,
 		name: 'forgetModeNotice',
 		type: 'notice',
 		default: '',
@@ -62,7 +63,7 @@ export const RUN_MODE_FIELDS: INodeProperties[] = [
 	...forgetFields(FORGET_FIELDS, { ...showFor, runMode: ['forget'] }),
 	{
 		displayName:
-			'This mode sends one campaign again, once, as it was first sent: the one whose sendAgainKey is pasted below. Click Execute step, then set Mode back to Publish (in any other run this mode refuses and sends nothing).',
+			`This mode sends one campaign again, once, as it was first sent: the one whose sendAgainKey is pasted below. ${SAY.sendAgainNotice}`,
 		name: 'sendAgainModeNotice',
 		type: 'notice',
 		default: '',

@@ -11,6 +11,7 @@ import { campaignGuard } from '../../../duplicateProtection/campaignGuard';
 import { contentKey, readSendAgainKey, sentAgainKey, serviceTarget } from '../../../duplicateProtection/keys';
 import { campaignByMeaning } from './campaignMeaning';
 import type { Operation } from '../../engine/operation';
+import { SAY } from '../../../../shared/instructions';
 
 /**
  * Mode "Send One Again" of the Create node (issue 60): one held campaign sent again, alone, by an
@@ -45,7 +46,7 @@ export const sendOneAgain: Operation<CreateRequest> = {
 		if (!read) {
 			throw new NodeOperationError(ctx.getNode(), `Send Again Key of item ${itemIndex + 1} is not a send-again key ("${shortText(text)}"); nothing was sent`, {
 				itemIndex,
-				description: "Copy the whole sendAgainKey (it starts with again:v1:) of the held or failed item from this node's output, and paste it into Send Again Key.",
+				description: SAY.pasteWholeSendAgainKey,
 			});
 		}
 		const target = serviceTarget(transport?.baseUrl ?? '');
@@ -53,7 +54,7 @@ export const sendOneAgain: Operation<CreateRequest> = {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`Send Again Key of item ${itemIndex + 1} names a campaign sent to ${read.target}, but this node's credential points to ${target}; nothing was sent`,
-				{ itemIndex, description: 'Select the credential the campaign was first sent with, then click Execute step again.' },
+				{ itemIndex, description: SAY.selectFirstCredential },
 			);
 		}
 		const check = checkCampaign(read.campaign, 'UTC');
@@ -93,7 +94,7 @@ export const sendOneAgain: Operation<CreateRequest> = {
 				for (const json of held.values()) {
 					if (json.earlierOutcome === 'sameRun') continue;
 					json.reason = 'Already sent again from this key by this node; not sent again';
-					json.howToResend = 'Nothing to do: this key sends its campaign once. Set Mode back to Publish.';
+					json.howToResend = `Nothing to do: this key sends its campaign once. ${SAY.setModeBackToPublish}`;
 				}
 				return held;
 			},

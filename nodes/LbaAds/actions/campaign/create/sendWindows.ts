@@ -8,8 +8,9 @@ import { invalidCampaign, itemLabel, refusal } from './wording';
 import type { Prepared } from '../../engine/operation';
 import type { TargetingLocation } from '../../../../shared/api/locations';
 import type { Transport } from '../../../../shared/transport';
-import { clock, localDate, parseDate, readInZone, shownWindow, TIME_AS_TEXT, workflowZone, writtenOut, type DateRole } from '../../../helpers/dates';
+import { clock, localDate, parseDate, readInZone, shownWindow, workflowZone, writtenOut, type DateRole } from '../../../helpers/dates';
 import { INDONESIAN_ZONES, provinceZone } from '../../../helpers/indonesianZones';
+import { SAY } from '../../../../shared/instructions';
 
 /**
  * A campaign's dates in its recipients' hours, once the run knows its places (GET /lba/locations,
@@ -142,7 +143,7 @@ function settleWindows(
 			ctx,
 			itemIndex,
 			problems,
-			`Give each channel a Send Until in the future and a Send From from 0${NIGHT_UNTIL}:00 to ${NIGHT_FROM}:00 in its recipients' local time, e.g. ${tomorrowInWib(now)} 09:00 (typed so, it is read in the recipients' local time), then run again; Preview shows the window in each place's hours.`,
+			SAY.windowInFuture(String(NIGHT_UNTIL), String(NIGHT_FROM), tomorrowInWib(now)),
 		);
 	}
 	request.warnings = warnings.length ? warnings : undefined;
@@ -207,7 +208,7 @@ function foreignWallClock(
 	if (!withAdvice) return found.join('; ');
 	return (
 		`${found.join('; ')}. A date from $today or $now keeps n8n's timezone, not the recipients'. ` +
-		`Write the time as text, read in the recipients' local time: ${TIME_AS_TEXT}`
+		SAY.timeAsText
 	);
 }
 
@@ -333,7 +334,7 @@ function readInPlaces(
 			ctx,
 			itemIndex,
 			unknown,
-			'Set Options › Timezone to the zone the dates are written in (Asia/Jakarta for WIB, Asia/Makassar for WITA, Asia/Jayapura for WIT), set the workflow\'s timezone to one of them, or write each date with its offset (2026-12-01T09:00:00+07:00).',
+			SAY.setTimezoneOption,
 		);
 	}
 	const check = checkCampaign({ ...request.dates.campaign, channels }, 'UTC');
@@ -368,7 +369,7 @@ function offsetAt(instant: DateTime, zone: string): number {
 
 /** What $today and $now give on an instance outside Indonesia, and the form that works on any. */
 export const TODAY_ADVICE =
-	`Dates from $today or $now keep this timezone (its 09:00 is not the recipients' 09:00): write the time as text instead, e.g. ${TIME_AS_TEXT}.`;
+	`Dates from $today or $now keep this timezone (its 09:00 is not the recipients' 09:00): ${SAY.timeAsTextInstead}`;
 /** The zones the note names: n8n's default, UTC as containers set it, and any other (named generically). */
 const FOREIGN_ZONES = [
 	{ zone: 'America/New_York', named: "America/New_York (n8n's default when the instance sets none)" },
@@ -396,7 +397,7 @@ export function zoneHints(): NodeHint[] {
 	return [
 		...zones.map((zone) =>
 			hint(
-				`Send From and Send Until without an offset are read in ${INDONESIAN_ZONES[zone]} (${zone}), this workflow's timezone. For channels in another zone, turn on Options › Recipients' Local Time.`,
+				`Send From and Send Until without an offset are read in ${INDONESIAN_ZONES[zone]} (${zone}), this workflow's timezone. ${SAY.recipientsLocalTime}`,
 				`${noChoice} && $now.zoneName === '${zone}'`,
 			),
 		),

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { CampaignBody } from './campaignSchema';
 import { smsCount } from './smsSegments';
 import { itemLabel, itemsLabel, refusal } from './wording';
+import { SAY } from '../../../../shared/instructions';
 
 /**
  * Spending limits the workflow's owner sets on Create Campaign (Options). A model using the node
@@ -74,7 +75,7 @@ export function refuseOverSmsLimit(ctx: IExecuteFunctions, itemIndex: number, sp
 		[
 			`${itemLabel(itemIndex)} › SMS Quantity: ${count(spending.smsQuantity)} over the campaign's channels (${count(spending.smsBilled)} SMS billed, counting SMS per recipient), above the spending limit Max SMS per Campaign (${count(spending.maxSmsPerCampaign)})`,
 		],
-		`Lower the channels' SMS Quantity to ${count(spending.maxSmsPerCampaign)} in all, or split the campaign. ${LIMIT_NOTE}`,
+		`${SAY.lowerSmsQuantity(count(spending.maxSmsPerCampaign))} ${LIMIT_NOTE}`,
 	);
 }
 
@@ -98,7 +99,7 @@ export function reserveCampaigns(ctx: IExecuteFunctions, toSend: Array<{ itemInd
 			`${items} › Max Campaigns per Execution (${count(max)}): this run has ${campaigns(toSend.length)}${earlier ? ` and ${campaigns(earlier)} ${earlier === 1 ? 'was' : 'were'} sent earlier in this execution` : ''}, over this spending limit. Nothing of this run was sent.`,
 			{
 				itemIndex: first.itemIndex,
-				description: `Send at most ${count(Math.max(0, max - earlier))} more campaign${max - earlier === 1 ? '' : 's'} in this execution, or fewer items per run. ${LIMIT_NOTE}`,
+				description: `${SAY.sendAtMost(count(Math.max(0, max - earlier)), max - earlier === 1 ? '' : 's')} ${LIMIT_NOTE}`,
 			},
 		);
 	}

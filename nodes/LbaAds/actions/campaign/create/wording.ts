@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { CampaignProblem } from './campaignSchema';
 import { CATEGORY_LIST } from './campaignSchema';
 import { runsAsTool } from '../../../helpers/aiTool';
+import { SAY } from '../../../../shared/instructions';
 
 /**
  * How Create words a refusal before anything is sent: where the problem is, as the panel shows
@@ -99,6 +100,6 @@ export function invalidCampaign(ctx: IExecuteFunctions, itemIndex: number, probl
 		({ field, message, panel }) => `${itemLabel(itemIndex)} › ${readableField(field, campaignLabel)}: ${panel} (API: ${field} ${message})`,
 	);
 	const categories = problems.some(({ field }) => field === 'categoryId') ? ` Categories: ${CATEGORY_LIST}.` : '';
-	const fix = runsAsTool(ctx) ? '' : `Fix ${problems.length === 1 ? 'it' : 'them'} in the panel${fromJson ? ' (in Campaign (JSON))' : ''}, then run again.`;
+	const fix = runsAsTool(ctx) ? '' : SAY.fixInPanel(problems.length === 1 ? 'it' : 'them', fromJson ? ' (in Campaign (JSON))' : '');
 	return refusal(ctx, itemIndex, parts, `${fix}${categories}`.trim());
 }
