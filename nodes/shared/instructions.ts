@@ -218,7 +218,7 @@ export const INSTRUCTIONS = {
 		journey: 'free-campaign.e2e.test.ts › Mode "Forget Sent Campaigns" frees the held campaign',
 	},
 	resendOffAfter: {
-		say: 'Only in a run started from the editor or a Retry; any other run is refused. To send one campaign again, use Mode → Send One Again instead. Turn it off again after that run.',
+		say: 'Only in a run started from the editor or a Retry; any other run is refused. To send one campaign again, use Mode → Send One Again instead. Turn it off again after that run',
 		journey: 'duplicate-protection.e2e.test.ts › Resend on, a 503 at item 4, then Retry',
 	},
 	resendKeysEmptyAfter: {

@@ -524,7 +524,7 @@ const options: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			`Whether to send every item even if this node already sent (or may have sent) the same campaign: a second campaign for each, billed again. ${SAY.resendOffAfter}`,
+			`Whether to send every item even if this node already sent (or may have sent) the same campaign: a second campaign for each, billed again. ${SAY.resendOffAfter}.`,
 		displayOptions: { show: { '/resource': ['campaign'], '/operation': ['create'] } },
 	},
 	{
