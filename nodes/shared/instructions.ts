@@ -118,6 +118,7 @@ export const INSTRUCTIONS = {
 		say: (what, where) => `Fix ${what} in the panel${where}, then run again.`,
 		journey: 'instructions.e2e.test.ts › "Fix it in the panel, then run again"',
 	},
+	addChannel: { say: 'add at least one channel', journey: 'instructions.e2e.test.ts › "Fix it in the panel, then run again"' },
 	customKeyFieldExists: {
 		say: 'Check that the field the key reads exists on this item.',
 		journey: 'instructions.e2e.test.ts › a Custom Key with a missing field',

@@ -87,8 +87,9 @@ export function tellsWhatToDo(clause: string): boolean {
 	if ([words[1], words[next]].some((word) => STATEMENT_NEXT.test((word ?? '').replace(/\W/g, '')))) return false;
 	// "Campaign created …", "LBA Ads takes …", "GET /lba/locations failed": a subject and its verb.
 	if (next < words.length && nlp(words[next]).has('(#PastTense|#PresentTense)') && /(?:ed|s)$/.test(words[next].replace(/\W/g, ''))) return false;
-	// "GET /lba/locations failed", "campaign 4C43… Published", "Item 2 › …", "n8n then …", a URL: a path, an id or a number names a thing.
-	if (/^\/|\d/.test(words[1] ?? '') || /\d|:\/\//.test(words[0])) return false;
+	// "GET /lba/locations failed", "campaign 4C43… Published", "Send From (2026-…) has passed", "UTC offset +24:00 is …",
+	// "n8n then …", a URL: a path, an id or a number names a thing; "busy The request …": a sentence glued to a word before it.
+	if (/^\/|\d/.test(words[1] ?? '') || /\d/.test(words[2] ?? '') || /\d|:\/\//.test(words[0]) || /^(?:The|This|That|It|A|An)$/.test(words[1] ?? '')) return false;
 	// "Looks up …", "Returns …": what something does.
 	if (/^[A-Z][a-z]+s$/.test(words[0]) && nlp(words[0]).has('#PresentTense')) return false;
 	const doc = nlp(step);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import { parseDate, shownDate, toApiDate, type DateRole } from '../../../helpers/dates';
 import { digitsToNumber, shownValue } from '../../../../shared/parameterValues';
+import { SAY } from '../../../../shared/instructions';
 
 /** Category ids of spec 2.2; labels with the spec's typos corrected. */
 export const CATEGORIES: ReadonlyArray<{ id: number; label: string }> = [
@@ -274,7 +275,7 @@ function panelWords(issue: z.ZodIssue, value: unknown): string {
 			return `${shown} is not a whole number`;
 		case z.ZodIssueCode.too_small:
 			if (issue.type === 'string') return 'empty';
-			if (issue.type === 'array') return 'none; add at least one channel';
+			if (issue.type === 'array') return `none; ${SAY.addChannel}`;
 			return `${shown} is less than ${Number(issue.minimum).toLocaleString('en-US')}`;
 		case z.ZodIssueCode.too_big:
 			if (issue.type === 'array') return `${Array.isArray(value) ? value.length : shown}, more than ${Number(issue.maximum)}`;
