@@ -2,8 +2,8 @@
  * Every instruction the package gives: each sentence (or step after a colon) that tells a person
  * or an AI model what to do, written once, by id. The nodes' errors, hints, notices, descriptions,
  * held items' howToResend and the tools' descriptions take them from here; the user page quotes
- * the `page` ones word for word. `journey` names the test in real n8n (test/e2e) that follows it
- * to the letter and counts campaigns; `withoutJourney` says why none does yet.
+ * the `page` ones word for word. The test in real n8n that follows one to the letter and counts
+ * campaigns says so with `e2e.follows('<id>')` (test/e2e); `withoutJourney` says why none does yet.
  * docs/instructions.md is generated from this file (`npm run docs:instructions`), and
  * test/docs/instructions.test.ts fails when the product shows an instruction that is not here.
  * A template takes what the site knows (a count, a key) already written as text.
@@ -16,7 +16,7 @@ export const TIME_AS_TEXT = "{{ $now.setZone('Asia/Jakarta').plus({ days: 1 }).t
 
 interface Instruction {
 	say: string | ((...parts: string[]) => string);
-	journey?: string;
+	/** Why no journey follows it yet (one that does calls `e2e.follows('<id>')` in test/e2e). */
 	withoutJourney?: string;
 	/** On the user page (docs/duplicate-protection.md), word for word. */
 	page?: true;
@@ -27,42 +27,34 @@ export const INSTRUCTIONS = {
 	// Sending one campaign again (issue 60): the one action, whatever n8n offers.
 	sendOneAgain: {
 		say: "copy this item's sendAgainKey, set this node's Mode to Send One Again, paste it into Send Again Key, click Execute step, then set Mode back to Publish. Only this campaign is sent, once.",
-		journey: 'instructions.e2e.test.ts › a held campaign sent again on purpose after a Retry that succeeded',
 	},
 	sendOneAgainWithKey: {
 		say: (key) => `set this node's Mode to Send One Again, paste ${key} into Send Again Key, click Execute step, then set Mode back to Publish.`,
-		journey: 'instructions.e2e.test.ts › a campaign answered after the Timeout',
 	},
 	toSendAgainOnPurpose: {
 		say: 'To send it again on purpose (a second campaign, billed again):',
-		journey: 'instructions.e2e.test.ts › a held campaign sent again on purpose after a Retry that succeeded',
 	},
-	waitThenLook: { say: 'Wait a few minutes, then look for it in LBA Ads.', journey: 'marketer-paths.e2e.test.ts › 6. Stop pressed mid-wave' },
-	ifThereNothing: { say: 'If it is there, do nothing.', journey: 'marketer-paths.e2e.test.ts › 6. Stop pressed mid-wave' },
-	ifMissing: { say: 'If it is missing:', journey: 'marketer-paths.e2e.test.ts › 6. Stop pressed mid-wave' },
+	waitThenLook: { say: 'Wait a few minutes, then look for it in LBA Ads.' },
+	ifThereNothing: { say: 'If it is there, do nothing.' },
+	ifMissing: { say: 'If it is missing:' },
 	doNotRunAgainForIt: {
 		say: 'Do not run the workflow again for it: the other execution is creating this campaign (a new run with $now dates would create another).',
-		journey: 'marketer-paths.e2e.test.ts › 3. another execution is sending the same campaign right now',
 	},
 	onceThatFinished: {
 		say: 'Once that execution has finished (see Executions), look for the campaign in LBA Ads.',
-		journey: 'marketer-paths.e2e.test.ts › 3. another execution is sending the same campaign right now',
 	},
-	onlyIfMissing: { say: 'Only if it is missing:', journey: 'marketer-paths.e2e.test.ts › 3. another execution is sending the same campaign right now' },
+	onlyIfMissing: { say: 'Only if it is missing:' },
 	lookForCampaign: {
 		say: (campaignId) => `Look for campaign ${campaignId} in LBA Ads.`,
-		journey: 'recomputed.e2e.test.ts › issue 59: the same promo at 09:00 and 09:05',
 	},
-	ifThisCampaignNothing: { say: 'If it is this campaign, do nothing.', journey: 'recomputed.e2e.test.ts › issue 59: the same promo at 09:00 and 09:05' },
-	ifAnother: { say: 'If it is another:', journey: 'recomputed.e2e.test.ts › issue 59: the same promo at 09:00 and 09:05' },
+	ifThisCampaignNothing: { say: 'If it is this campaign, do nothing.' },
+	ifAnother: { say: 'If it is another:' },
 	pasteWholeSendAgainKey: {
 		say: "Copy the whole sendAgainKey (it starts with again:v1:) of the held or failed item from this node's output, and paste it into Send Again Key.",
-		journey: 'instructions.e2e.test.ts › a held campaign sent again on purpose after a Retry that succeeded',
 	},
-	setModeBackToPublish: { say: 'Set Mode back to Publish.', journey: 'instructions.e2e.test.ts › a held campaign sent again on purpose after a Retry that succeeded' },
+	setModeBackToPublish: { say: 'Set Mode back to Publish.' },
 	sendAgainNotice: {
 		say: 'Click Execute step, then set Mode back to Publish (in any other run this mode refuses and sends nothing).',
-		journey: 'instructions.e2e.test.ts › a held campaign sent again on purpose after a Retry that succeeded',
 	},
 	selectFirstCredential: {
 		say: 'Select the credential the campaign was first sent with, then click Execute step again.',
@@ -73,19 +65,15 @@ export const INSTRUCTIONS = {
 	// A failed or stopped run.
 	retryOnceDatabaseAnswers: {
 		say: "Keep Duplicate Protection as it is and Retry this execution once n8n's database answers: the Retry holds back the campaigns already sent and sends the rest.",
-		journey: "duplicate-protection.e2e.test.ts › n8n's database refuses history writes from wave 2 on",
 	},
 	runAgainOnceDatabaseAnswers: {
 		say: "run the workflow again once n8n's database answers.",
-		journey: "duplicate-protection.e2e.test.ts › n8n's database refuses history writes from wave 2 on",
 	},
 	doNotRunAgainInstead: {
 		say: 'Do not run the workflow again instead: its dates use $now, so a new execution would send them again as new campaigns.',
-		journey: 'marketer-paths.e2e.test.ts › 4. a Remove Duplicates node with Scope Workflow',
 	},
 	retryAfterOthers: {
 		say: 'Retry this execution once the other executions of this workflow have finished: what was sent is held back.',
-		journey: 'marketer-paths.e2e.test.ts › 4. a Remove Duplicates node with Scope Workflow',
 	},
 	checkPossiblySent: {
 		say: 'check them in LBA Ads before sending any of them again.',
@@ -94,55 +82,43 @@ export const INSTRUCTIONS = {
 	},
 	fixSharedRow: {
 		say: 'To fix it: (1) in that Remove Duplicates node, set Scope to Node (its default); (2) add a new Remove Duplicates node, set Operation to "Clear Deduplication History", Mode to "Clean Database" and Scope to Workflow, execute that step once, then delete it; (3) then Retry this execution, or run the workflow again if nothing was sent: what was sent is held back.',
-		journey: 'marketer-paths.e2e.test.ts › 4. a Remove Duplicates node with Scope Workflow',
 	},
 	retryLocationsInAMoment: {
 		say: 'In a moment, Retry this execution (Executions > Retry): a Retry holds back what the execution it retries sent, whatever its dates; a new run might not.',
-		journey: 'recomputed.e2e.test.ts › GET /lba/locations fails (500) during the parent Retry',
 	},
 	lookBeforeRunningAfterStop: {
 		say: 'if you stop one, look in LBA Ads before running the workflow again.',
-		journey: 'marketer-paths.e2e.test.ts › 6. Stop pressed mid-wave',
 	},
 	raiseTimeoutForNextRuns: {
 		say: 'If the service is often slow, raise "Timeout" in the node\'s options for the next runs; do not run the workflow again for this campaign.',
-		journey: 'instructions.e2e.test.ts › a campaign answered after the Timeout',
 	},
 	waitThenLookIfMissingSend: {
 		say: 'Wait a few minutes, then look for it in LBA Ads; only if it is missing, send it again:',
-		journey: 'instructions.e2e.test.ts › a campaign answered after the Timeout',
 	},
 
 	// Fixing input before anything is sent.
 	fixInPanel: {
 		say: (what, where) => `Fix ${what} in the panel${where}, then run again.`,
-		journey: 'instructions.e2e.test.ts › "Fix it in the panel, then run again"',
 	},
-	addChannel: { say: 'add at least one channel', journey: 'instructions.e2e.test.ts › "Fix it in the panel, then run again"' },
+	addChannel: { say: 'add at least one channel' },
 	customKeyFieldExists: {
 		say: 'Check that the field the key reads exists on this item.',
-		journey: 'instructions.e2e.test.ts › a Custom Key with a missing field',
 	},
 	customKeyEveryItem: {
 		say: (example) => `Use a field every item has (check its name in the input), e.g. ${example}.`,
-		journey: 'instructions.e2e.test.ts › a Custom Key with a missing field',
 	},
 	oneItemPerCampaign: {
 		say: 'give an object with name, description, categoryId and channels',
-		journey: 'instructions.e2e.test.ts › Campaign (JSON) given a list',
 	},
-	severalCampaigns: { say: 'For several campaigns, give one item per campaign.', journey: 'instructions.e2e.test.ts › Campaign (JSON) given a list' },
+	severalCampaigns: { say: 'For several campaigns, give one item per campaign.' },
 	timezoneIana: {
 		say: 'use an IANA name such as Asia/Jakarta (WIB), Asia/Makassar (WITA) or Asia/Jayapura (WIT).',
-		journey: 'instructions.e2e.test.ts › Options › Timezone not a zone',
 	},
 	emptyTimezoneOption: {
 		say: "Empty the option to read each channel's dates in the workflow's timezone (when it is WIB, WITA or WIT) or else in its Location's own zone.",
-		journey: 'instructions.e2e.test.ts › Options › Timezone not a zone',
 	},
 	timezoneNotEtcGmt: {
 		say: "Use Asia/Jakarta for WIB, Asia/Makassar for WITA or Asia/Jayapura for WIT (or empty the option to read each channel's dates in its recipients' local time).",
-		journey: 'scheduled-launch.e2e.test.ts › Options › Timezone Etc/GMT+7',
 	},
 	keepOneZoneOption: {
 		say: "Keep one: Recipients' Local Time reads each channel's dates in its own place's zone (Makassar 09:00 is 09:00 WITA); Timezone reads them all in one zone.",
@@ -150,130 +126,103 @@ export const INSTRUCTIONS = {
 	},
 	typeDateAs: {
 		say: (typed) => `type it as ${typed} (or 01/12/2026 09.00 WIB)`,
-		journey: 'scheduled-launch.e2e.test.ts › dates typed the Indonesian way',
 	},
 	typeDateHint: {
 		say: 'Type it as 2026-12-01 09:00 (seconds and an offset such as +08:00 are optional).',
-		journey: 'send-hours.e2e.test.ts › dates typed without seconds',
 	},
 	timeAsText: {
 		say: `Write the time as text, read in the recipients' local time: ${TIME_AS_TEXT}`,
-		journey: "scheduled-launch.e2e.test.ts › the node's old $today advice on n8n's default zone",
 	},
 	timeAsTextInstead: {
 		say: `write the time as text instead, e.g. ${TIME_AS_TEXT}.`,
-		journey: "scheduled-launch.e2e.test.ts › the node's old $today advice on n8n's default zone",
 	},
 	oncePerDay: {
 		say: `To send once per day, write the day from the clock and the time as text, read in the recipients' local time (e.g. ${TIME_AS_TEXT}: the same all day in WIB, on any n8n), or set Duplicate Protection to Custom Key with a key per day, e.g. {{ $json.name + '-' + $now.setZone('Asia/Jakarta').toISODate() }}.`,
-		journey: 'instructions.e2e.test.ts › the day from the clock and the time as text, as the page says',
 	},
 	windowInFuture: {
 		say: (nightUntil, nightFrom, tomorrow) =>
 			`Give each channel a Send Until in the future and a Send From from 0${nightUntil}:00 to ${nightFrom}:00 in its recipients' local time, e.g. ${tomorrow} 09:00 (typed so, it is read in the recipients' local time), then run again; Preview shows the window in each place's hours.`,
-		journey: 'scheduled-launch.e2e.test.ts › a date alone as Send From',
 	},
 	setTimezoneOption: {
 		say: "Set Options › Timezone to the zone the dates are written in (Asia/Jakarta for WIB, Asia/Makassar for WITA, Asia/Jayapura for WIT), set the workflow's timezone to one of them, or write each date with its offset (2026-12-01T09:00:00+07:00).",
-		journey: 'instructions.e2e.test.ts › no list of places on a UTC workflow',
 	},
 	recipientsLocalTime: {
 		say: "For channels in another zone, turn on Options › Recipients' Local Time.",
-		journey: 'instructions.e2e.test.ts › a WIB workflow, a channel in Makassar',
 	},
 	pickPlace: {
 		say: 'Pick the place with Location ID → From List, or look its ID up with Location → Find Targeting Location.',
-		journey: 'instructions.e2e.test.ts › an unknown Location ID',
 	},
-	checkLocationIds: { say: 'Check them with your LBA account manager.', journey: 'targeting.e2e.test.ts › the variant for a service without a location list' },
+	checkLocationIds: { say: 'Check them with your LBA account manager.' },
 	enterLocationId: {
 		say: 'enter the Location ID you were given (By ID), or map place names to IDs yourself, e.g. in an n8n Data Table',
-		journey: 'targeting.e2e.test.ts › the variant for a service without a location list',
 	},
 	lowerSmsQuantity: {
 		say: (limit) => `Lower the channels' SMS Quantity to ${limit} in all, or split the campaign.`,
-		journey: 'instructions.e2e.test.ts › Max SMS per Campaign',
 	},
 	sendAtMost: {
 		say: (more, plural) => `Send at most ${more} more campaign${plural} in this execution, or fewer items per run.`,
-		journey: 'instructions.e2e.test.ts › Max Campaigns per Execution',
 	},
 	atMostItems: {
 		say: (max) => `Give this node at most ${max} items per execution: for example, split the list and start one execution per part with Execute Workflow.`,
-		journey: 'instructions.e2e.test.ts › 10,001 items',
 	},
 	resendOff: {
 		say: "Turn Resend off and empty Resend Keys in the node's Options, then save (and publish) the workflow. To send one held campaign again, use Mode → Send One Again in the editor.",
-		journey: 'instructions.e2e.test.ts › Resend left on in a published workflow',
 	},
 
 	// Modes and options, in the panel.
 	pickCategory: {
 		say: 'pick the category closest to your offer',
-		journey: 'first-campaign.e2e.test.ts › from an empty workflow',
 	},
-	previewFirst: { say: 'Set Mode to Preview to check a campaign first.', journey: 'first-campaign.e2e.test.ts › from an empty workflow' },
-	publishAfterPreview: { say: 'Set Mode to Publish to send it.', journey: 'instructions.e2e.test.ts › Preview: "Set Mode to Publish to send it"' },
+	previewFirst: { say: 'Set Mode to Preview to check a campaign first.' },
+	publishAfterPreview: { say: 'Set Mode to Publish to send it.' },
 	publishAfterForget: {
 		say: "Set Mode back to Publish afterwards; the campaign's setup below is kept.",
-		journey: 'free-campaign.e2e.test.ts › Mode "Forget Sent Campaigns" frees the held campaign',
 	},
 	resendOffAfter: {
 		say: 'Only in a run started from the editor or a Retry; any other run is refused. To send one campaign again, use Mode → Send One Again instead. Turn it off again after that run',
-		journey: 'duplicate-protection.e2e.test.ts › Resend on, a 503 at item 4, then Retry',
 	},
 	resendKeysEmptyAfter: {
 		say: "Paste the forgetKeys of each held-back item to send again (copied from this node's output): only those items are sent again, billed again, in a run started from the editor or a Retry (any other run is refused). Empty it after that run.",
-		journey: 'instructions.e2e.test.ts › a created campaign sent again on purpose',
 	},
 	pasteKeysToForget: {
 		say: "Paste the keys to forget: the forgetKeys of a held-back or created item, copied from this node's output before switching its Mode.",
-		journey: 'free-campaign.e2e.test.ts › Mode "Forget Sent Campaigns" frees the held campaign',
 	},
-	copyForgetKeys: { say: 'Copy forgetKeys from an item of this same node.', journey: 'free-campaign.e2e.test.ts › Mode "Forget Sent Campaigns" frees the held campaign' },
+	copyForgetKeys: { say: 'Copy forgetKeys from an item of this same node.' },
 	copyForgetKeysOwnHistory: {
 		say: "Copy forgetKeys from an item of this same node's output (each node keeps its own history).",
-		journey: 'identity.e2e.test.ts › Forget Sent with the keys a failed item',
 	},
-	useForgetKeys: { say: "Use forgetKeys from an item of this same node's output.", journey: 'identity.e2e.test.ts › Forget Sent with the keys a failed item' },
+	useForgetKeys: { say: "Use forgetKeys from an item of this same node's output." },
 	forgetOnCreateNode: {
 		say: "To forget campaigns of a Create node, set that node's Mode to Forget Sent Campaigns and execute it:",
-		journey: 'free-campaign.e2e.test.ts › Mode "Forget Sent Campaigns" frees the held campaign',
 	},
 
 	// Tools: what a model is told.
 	toolNeverAgain: {
 		say: 'Never call it again for a campaign after an error that says the campaign may have been created.',
-		journey: 'ai-agent.e2e.test.ts › a 502 after the service created the campaign',
 	},
 	toolCallOnce: {
 		say: "Call it only when the user has confirmed the campaign's name, message, sender, location, operators, SMS quantity and dates, and call it once per campaign.",
-		journey: 'ai-agent.e2e.test.ts › chat: the agent geocodes, previews the campaign',
 	},
 	toolPreviewFirst: {
 		say: 'Call it first with preview: true to check the campaign and show the user the exact request, the SMS per recipient and any warnings: that sends nothing and costs nothing; then call it with preview: false to publish.',
-		journey: 'ai-agent.e2e.test.ts › chat: the agent geocodes, previews the campaign',
 	},
 	toolIsoDates: {
 		say: 'Give dates in ISO 8601 with the UTC offset of the place, e.g. 2026-12-01T09:00:00+07:00 (WIB).',
-		journey: 'mcp.e2e.test.ts › geocode -> targeting location -> preview',
 	},
 	toolAskLocationId: {
 		say: 'then ask the user for the Location ID.',
-		journey: 'targeting.e2e.test.ts › the variant for a service without a location list',
 	},
-	toolForgetNot: { say: 'Do not call it.', journey: 'mcp.e2e.test.ts › lists the three tools' },
-	toolCityName: { say: 'Give a regency or city name, e.g. {{ $json.city }} after a Reverse Geocode.', journey: 'ai-agent.e2e.test.ts › geocode, then a campaign for the geocoded city' },
-	toolDegrees: { say: 'Give decimal degrees, e.g. -6.9147 and 107.6098 for Bandung.', journey: 'ai-agent.e2e.test.ts › geocode, then a campaign for the geocoded city' },
+	toolForgetNot: { say: 'Do not call it.' },
+	toolCityName: { say: 'Give a regency or city name, e.g. {{ $json.city }} after a Reverse Geocode.' },
+	toolDegrees: { say: 'Give decimal degrees, e.g. -6.9147 and 107.6098 for Bandung.' },
 
 	// The service and the credential.
-	lowerConcurrency: { say: 'Lower "Max Concurrent Requests" in the node\'s options or try again later.', journey: 'instructions.e2e.test.ts › a 429 on the campaign' },
-	raiseTimeout: { say: 'Raise "Timeout" in the node\'s options if the service is slow.', journey: 'instructions.e2e.test.ts › a campaign answered after the Timeout' },
+	lowerConcurrency: { say: 'Lower "Max Concurrent Requests" in the node\'s options or try again later.' },
+	raiseTimeout: { say: 'Raise "Timeout" in the node\'s options if the service is slow.' },
 	checkBaseUrlAndId: {
 		say: "Check the Base URL in the LBA Ads credential (the service's root) and any id in the path.",
-		journey: 'instructions.e2e.test.ts › POST /lba/campaign answering 404',
 	},
-	checkBaseUrl: { say: 'check the Base URL in the LBA Ads credential', journey: 'instructions.e2e.test.ts › POST /lba/campaign answering 404' },
+	checkBaseUrl: { say: 'check the Base URL in the LBA Ads credential' },
 	checkId: {
 		say: 'Check the id in the path',
 		withoutJourney:
@@ -289,37 +238,31 @@ export const INSTRUCTIONS = {
 	},
 	checkClientSecret: {
 		say: 'Check the Client ID and Client Secret in the LBA Ads OAuth2 credential.',
-		journey: 'instructions.e2e.test.ts › OAuth2 with a wrong Client Secret',
 	},
-	checkCredential: { say: 'check the LBA Ads credential', journey: 'instructions.e2e.test.ts › OAuth2 with a wrong Client Secret' },
+	checkCredential: { say: 'check the LBA Ads credential' },
 	newToken: {
 		say: 'Create a new token or re-enter it in the credential.',
 		withoutJourney: 'Said on a 401 with a static token; test/nodes/shared/transport and the credential test stage it. Nothing is sent either way.',
 	},
 	useOauth2: {
 		say: 'For a token n8n fetches and renews itself, use the LBA Ads OAuth2 API credential with your client key and secret.',
-		journey: 'instructions.e2e.test.ts › OAuth2 with a wrong Client Secret',
 	},
 	askForSandbox: {
 		say: "To try the node without sending SMS, ask whoever set up your n8n for the LBA sandbox's address:",
-		journey: 'first-campaign.e2e.test.ts › from an empty workflow',
 	},
-	useHttpRequest: { say: 'use the HTTP Request node with the LBA Ads credential', journey: 'instructions.e2e.test.ts › Custom API Call' },
+	useHttpRequest: { say: 'use the HTTP Request node with the LBA Ads credential' },
 	httpRequestSteps: {
 		say: 'In an HTTP Request node, set Authentication to "Predefined Credential Type", pick "LBA Ads API" (or "LBA Ads OAuth2 API") and your credential, and give the full URL (your Base URL plus the path).',
-		journey: 'instructions.e2e.test.ts › Custom API Call',
 	},
 
 	// The user page (docs/duplicate-protection.md), word for word.
 	pageRetrySteps: {
 		say: 'Open Executions, pick the failed execution, click Retry, then Retry with original workflow.',
-		journey: 'duplicate-protection.e2e.test.ts › a 503 at item 4, then Retry',
 		page: true,
 	},
-	pageRetryAgain: { say: 'If the Retry fails too, Retry it the same way.', journey: 'recomputed.e2e.test.ts › issue 59: the original retried again after its first Retry failed', page: true },
+	pageRetryAgain: { say: 'If the Retry fails too, Retry it the same way.', page: true },
 	pageChangeOnlyWhatFailed: {
 		say: 'Between the run and its Retry, change only what failed:',
-		journey: 'marketer-paths.e2e.test.ts › 1. the service refuses item 3',
 		page: true,
 	},
 	pageNoRetryAfterNewRun: {
@@ -327,67 +270,56 @@ export const INSTRUCTIONS = {
 		withoutJourney: "The journey would bill campaigns twice on purpose to show the harm; marketer-paths.e2e › 6. follows the safe way (a new run after Stop, with a key per day).",
 		page: true,
 	},
-	pageLookForTwice: { say: 'Look in LBA Ads for what was sent twice.', journey: 'marketer-paths.e2e.test.ts › 6. Stop pressed mid-wave', page: true },
+	pageLookForTwice: { say: 'Look in LBA Ads for what was sent twice.', page: true },
 	pageOncePerDay: {
 		say: 'To make "once a day" mean once a day, write the day from the clock and the time as text:',
-		journey: 'instructions.e2e.test.ts › the day from the clock and the time as text, as the page says',
 		page: true,
 	},
 	pageAfterStop: {
 		say: 'look in LBA Ads first and remove what is there from the rows.',
-		journey: 'marketer-paths.e2e.test.ts › 6. Stop pressed mid-wave',
 		page: true,
 	},
-	pageWait: { say: 'Wait a few minutes.', journey: 'marketer-paths.e2e.test.ts › 6. Stop pressed mid-wave', page: true },
-	pageLook: { say: 'Look for the campaign in LBA Ads.', journey: 'marketer-paths.e2e.test.ts › 6. Stop pressed mid-wave', page: true },
+	pageWait: { say: 'Wait a few minutes.', page: true },
+	pageLook: { say: 'Look for the campaign in LBA Ads.', page: true },
 	pageIfMissingCopy: {
 		say: "If it is there, do nothing. If it is missing, copy the item's sendAgainKey and send it again.",
-		journey: 'instructions.e2e.test.ts › a held campaign sent again on purpose after a Retry that succeeded',
 		page: true,
 	},
 	pageDoNotRunAgain: {
 		say: 'Do not run again for it.',
-		journey: 'marketer-paths.e2e.test.ts › 3. another execution is sending the same campaign right now',
 		page: true,
 	},
 	pageOnceFinished: {
 		say: 'Once that execution has finished (see Executions; after a crash, at sendingUntil), look in LBA Ads.',
-		journey: 'marketer-paths.e2e.test.ts › 3. another execution is sending the same campaign right now',
 		page: true,
 	},
 	pageOnlyIfMissing: {
 		say: 'Only if it is missing, send it with Send One Again.',
-		journey: 'marketer-paths.e2e.test.ts › 3. another execution is sending the same campaign right now',
 		page: true,
 	},
 	pageUnclear: {
 		say: 'If that campaign in LBA Ads is this one, do nothing; if not, send it with Send One Again.',
-		journey: 'recomputed.e2e.test.ts › issue 59: the same promo at 09:00 and 09:05',
 		page: true,
 	},
 	pageCopiedWorkflow: {
 		say: 'Make its first run a Preview (Mode → Preview), remove from its rows what LBA Ads holds, then set Mode to Publish.',
-		journey: 'instructions.e2e.test.ts › a copied workflow, the page',
 		page: true,
 	},
-	pageSetProtection: { say: 'Set Duplicate Protection on the Create node:', journey: 'duplicate-protection.e2e.test.ts › Custom Key ({{ $json.orderId }})', page: true },
-	pageSaveFirst: { say: 'Save the workflow first.', journey: 'first-campaign.e2e.test.ts › from an empty workflow', page: true },
-	pageFixOrCheck: { say: 'Fix it, or check in LBA Ads.', journey: 'instructions.e2e.test.ts › "Fix it in the panel, then run again"', page: true },
+	pageSetProtection: { say: 'Set Duplicate Protection on the Create node:', page: true },
+	pageSaveFirst: { say: 'Save the workflow first.', page: true },
+	pageFixOrCheck: { say: 'Fix it, or check in LBA Ads.', page: true },
 	pageSendOneAgain: {
 		say: "On the same Create node, set Mode → Send One Again, paste the held item's sendAgainKey, click Execute step, then set Mode back to Publish.",
-		journey: 'instructions.e2e.test.ts › a held campaign sent again on purpose after a Retry that succeeded',
 		page: true,
 	},
-	pageResendOff: { say: 'Turn it off again after that run.', journey: 'duplicate-protection.e2e.test.ts › Resend on, a 503 at item 4, then Retry', page: true },
+	pageResendOff: { say: 'Turn it off again after that run.', page: true },
 	pageForget: {
 		say: "Set Mode → Forget Sent Campaigns on the same Create node, choose Some Keys and paste the held item's forgetKeys (copy them first), click Execute step, then set Mode back to Publish.",
-		journey: 'free-campaign.e2e.test.ts › Mode "Forget Sent Campaigns" frees the held campaign',
 		page: true,
 	},
-	pageNotOperation: { say: 'Do not switch the Operation to Forget Sent:', journey: 'free-campaign.e2e.test.ts › the old way, Operation "Forget Sent"', page: true },
+	pageNotOperation: { say: 'Do not switch the Operation to Forget Sent:', page: true },
 	pageNestedDates: {
 		say: "take its dates from the top workflow's items.",
-		journey: 'identity.e2e.test.ts › nested sub-workflow, top parent retried',
 		page: true,
 	},
 } satisfies Record<string, Instruction>;

@@ -26,28 +26,53 @@ function filesUnder(dir: string, extension: string): string[] {
 	});
 }
 
-type Entry = { say: string | ((...parts: string[]) => string); journey?: string; withoutJourney?: string; page?: true };
+type Entry = { say: string | ((...parts: string[]) => string); withoutJourney?: string; page?: true };
 const ENTRIES = Object.entries(INSTRUCTIONS as Record<string, Entry>);
+
+/**
+ * Each instruction's journeys: the tests in test/e2e that call `e2e.follows('<id>')`, as "file › title"
+ * (a test's title, or a case's in a module such as recomputed.cases.ts, which recomputed.e2e runs).
+ */
+function journeys(): Map<string, string[]> {
+	const found = new Map<string, string[]>();
+	const files = fs.readdirSync(path.join(ROOT, 'test/e2e')).filter((name) => name.endsWith('.ts'));
+	for (const file of files) {
+		const source = fs.readFileSync(path.join(ROOT, 'test/e2e', file), 'utf8');
+		const titles = [...source.matchAll(/\btest\(\s*(['"`])((?:\\.|(?!\1).)*)\1|\[\s*(['"`])((?:\\.|(?!\3).)*)\3,\s*async/g)].map((match) => ({
+			at: match.index!,
+			title: (match[2] ?? match[4]).replace(/\\(['"`])/g, '$1'),
+		}));
+		const runner = file.endsWith('.cases.ts') ? file.replace('.cases.ts', '.e2e.test.ts') : file;
+		for (const call of source.matchAll(/\be2e\.follows\(([^)]*)\)/g)) {
+			const test = titles.filter(({ at }) => at < call.index!).pop();
+			for (const id of [...call[1].matchAll(/'(\w+)'/g)].map((match) => match[1])) {
+				found.set(id, [...(found.get(id) ?? []), test ? `${runner} › ${test.title}` : `${runner} › (outside a test)`]);
+			}
+		}
+	}
+	return found;
+}
+const JOURNEYS = journeys();
 /** A template shown with its parts as "…". */
 const shown = (say: Entry['say']) => (typeof say === 'string' ? say : say(...Array.from({ length: say.length }, () => '…')));
 const cell = (text: string) => `\`${text.replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
 
 /** docs/instructions.md, from the catalogue. */
 function rendered(): string {
-	const withJourney = ENTRIES.filter(([, entry]) => entry.journey);
-	const without = ENTRIES.filter(([, entry]) => !entry.journey);
+	const withJourney = ENTRIES.filter(([id]) => JOURNEYS.has(id));
+	const without = ENTRIES.filter(([id]) => !JOURNEYS.has(id));
 	return [
 		'# Every instruction, and the journey that follows it',
 		'',
 		'Generated from [`nodes/shared/instructions.ts`](../nodes/shared/instructions.ts) by `npm run docs:instructions`: do not edit by hand.',
 		'',
-		"Every sentence the product shows that tells a marketer (or an AI model) what to do is written once, in that catalogue, by id; the nodes' errors, hints, notices, descriptions, held items' advice and the tools' descriptions take it from there, and [the user page](duplicate-protection.md) quotes the ones marked *page* word for word. Each names the test in real n8n that follows it to the letter and counts campaigns per name in the sandbox's journal. `test/docs/instructions.test.ts` checks the panel's texts and the user page, and `test/shown-check.ts` every text a node test's run shows: an instruction that is not in the catalogue fails (found by an English grammar, compromise's imperative, in every clause, after a colon or a semicolon too).",
+		"Every sentence the product shows that tells a marketer (or an AI model) what to do is written once, in that catalogue, by id; the nodes' errors, hints, notices, descriptions, held items' advice and the tools' descriptions take it from there, and [the user page](duplicate-protection.md) quotes the ones marked *page* word for word. Each names the tests in real n8n that follow it to the letter and count campaigns per name in the sandbox's journal: a test says so by calling \`e2e.follows('<id>')\`. `test/docs/instructions.test.ts` checks the panel's texts and the user page, and `test/shown-check.ts` every text a node test's run shows: an instruction that is not in the catalogue fails (found by an English grammar, compromise's imperative, in every clause, after a colon or a semicolon too).",
 		'',
 		'## Instructions and their journeys',
 		'',
-		'| Id | Instruction | Journey in real n8n |',
+		'| Id | Instruction | Journeys in real n8n (`e2e.follows`) |',
 		'|---|---|---|',
-		...withJourney.map(([id, entry]) => `| ${id}${entry.page ? ' (page)' : ''} | ${cell(shown(entry.say))} | \`${entry.journey!.split(' › ')[0]}\` › ${entry.journey!.split(' › ').slice(1).join(' › ')} |`),
+		...withJourney.map(([id, entry]) => `| ${id}${entry.page ? ' (page)' : ''} | ${cell(shown(entry.say))} | ${JOURNEYS.get(id)!.map((journey) => `\`${journey.split(' › ')[0]}\` › ${journey.split(' › ').slice(1).join(' › ').replace(/\|/g, '\\|')}`).join('<br>')} |`),
 		'',
 		'## Instructions without a journey in real n8n yet',
 		'',
@@ -100,13 +125,6 @@ const SOURCES = [...filesUnder(path.join(ROOT, 'nodes'), '.ts'), ...filesUnder(p
 	.filter((file) => !file.endsWith(path.join('shared', 'instructions.ts')))
 	.map((file) => fs.readFileSync(file, 'utf8'))
 	.join('\n');
-const E2E = new Map(
-	filesUnder(path.join(ROOT, 'test/e2e'), '.e2e.test.ts').map((file) => {
-		const source = fs.readFileSync(file, 'utf8');
-		const modules = [...source.matchAll(/from '\.\/([\w.-]+)'/g)].map((match) => path.join(path.dirname(file), `${match[1]}.ts`)).filter((module) => fs.existsSync(module));
-		return [path.basename(file), [source, ...modules.map((module) => fs.readFileSync(module, 'utf8'))].join('\n')];
-	}),
-);
 
 describe('every instruction the product gives is in the catalogue (nodes/shared/instructions.ts)', () => {
 	it('docs/instructions.md is generated from it (npm run docs:instructions)', () => {
@@ -135,19 +153,17 @@ describe('every instruction the product gives is in the catalogue (nodes/shared/
 		expect(unused).toEqual([]);
 	});
 
-	it("each journey is a test in test/e2e, named by its file and the start of its title", () => {
-		const wrong = ENTRIES.flatMap(([id, entry]) => {
-			if (!entry.journey) return [];
-			const [file, ...title] = entry.journey.split(' › ');
-			const source = E2E.get(file);
-			if (!source) return [`${id}: no file test/e2e/${file}`];
-			return source.includes(title.join(' › ')) ? [] : [`${id}: ${file} has no test titled "${title.join(' › ')}…"`];
-		});
+	it('each e2e.follows names a catalogued instruction, inside a test', () => {
+		const wrong = [...JOURNEYS].flatMap(([id, tests]) => [
+			...(id in INSTRUCTIONS ? [] : [`${id}: not in nodes/shared/instructions.ts (${tests.join('; ')})`]),
+			...tests.filter((test) => test.endsWith('(outside a test)')).map((test) => `${id}: ${test}`),
+		]);
 		expect(wrong).toEqual([]);
+		expect(JOURNEYS.size).toBeGreaterThan(50);
 	});
 
 	it('an instruction without a journey says why, and there are few of them', () => {
-		const without = ENTRIES.filter(([, entry]) => !entry.journey);
+		const without = ENTRIES.filter(([id]) => !JOURNEYS.has(id));
 		expect(without.filter(([, entry]) => (entry.withoutJourney ?? '').length < 40).map(([id]) => id)).toEqual([]);
 		expect(without.length).toBeLessThanOrEqual(8);
 	});

@@ -160,6 +160,7 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 	});
 
 	test('geocode, then a campaign for the geocoded city: chained by the model; tools described for it', async () => {
+		e2e.follows('toolCityName', 'toolDegrees');
 		const { run, turns } = await runAgent('aiChain', (turn) => {
 			if (turn.toolResults.length === 0) return { call: { tool: TOOLS.geocode.tool, arguments: { latitude: -6.9175, longitude: 107.6191 } } };
 			if (turn.toolResults.length === 1) {
@@ -248,6 +249,7 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 	});
 
 	test('a 502 after the service created the campaign: the message says so, and a repeated call creates nothing', async () => {
+		e2e.follows('toolNeverAgain');
 		const name = 'Medan promo';
 		await fetch(`${sandbox.url}/_sandbox/faults`, {
 			method: 'POST',
@@ -325,6 +327,7 @@ e2e.describeE2E('examples/ai-campaign-assistant.json chatted with in the editor,
 	});
 
 	test('chat: the agent geocodes, previews the campaign (dry run), and publishes it once after "Yes"', async () => {
+		e2e.follows('toolCallOnce', 'toolPreviewFirst');
 		const page = session!.page;
 		// The model's side of the conversation, one step per call.
 		let step = 0;

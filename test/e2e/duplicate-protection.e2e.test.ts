@@ -155,6 +155,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	});
 
 	test('a 503 at item 4, then Retry: items 1-3 reported as created, 4-6 created once, 0 duplicates', async () => {
+		e2e.follows('pageRetrySteps');
 		await fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
 		const failed = await run('dpRetry');
 		expect(failed.status).toBe('error');
@@ -232,6 +233,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	});
 
 	test('Custom Key ({{ $json.orderId }}): a second run with changed content sends nothing', async () => {
+		e2e.follows('pageSetProtection');
 		const first = await run('dpCustomKey');
 		expect(fates(first.output(LBA))).toEqual(Array(6).fill('created'));
 		const second = await run('dpCustomKey');
@@ -312,6 +314,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	});
 
 	test('Resend on, a 503 at item 4, then Retry: each item resent once (6), not 9', async () => {
+		e2e.follows('resendOffAfter', 'pageResendOff');
 		await fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 3, times: 1 });
 		const failed = await run('dpNowResend');
 		expect(failed.status).toBe('error');
@@ -350,6 +353,7 @@ e2e.describeE2E(`duplicate protection in real n8n ${e2e.n8nVersion()}`, () => {
 	});
 
 	test("n8n's database refuses history writes from wave 2 on: the error lists every campaign created before it; its advice (keep Duplicate Protection, Retry once the database answers) sends the other 4, each campaign once", async () => {
+		e2e.follows('retryOnceDatabaseAnswers', 'runAgainOnceDatabaseAnswers');
 		// SQLite triggers in n8n's own database: after two updates of a node's history row (wave 1's
 		// settle), every further update is refused, as a database that turned read-only would.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -145,6 +145,7 @@ e2e.describeE2E(`A marketer's first campaign in the editor, real n8n ${e2e.n8nVe
 	});
 
 	test('from an empty workflow: node, credential, campaign, preview, publish once, held, refused twice in the panel\'s words', async () => {
+		e2e.follows('pickCategory', 'previewFirst', 'askForSandbox', 'pageSaveFirst');
 		expect([...LONG_MESSAGE]).toHaveLength(189);
 		expect(await rest.call('GET', '/rest/credentials')).toEqual([]);
 		stepStarted = Date.now();

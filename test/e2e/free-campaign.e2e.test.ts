@@ -137,6 +137,7 @@ e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersio
 	});
 
 	test('Mode "Forget Sent Campaigns" frees the held campaign; Publish again keeps every field; the next run creates exactly one', async () => {
+		e2e.follows('publishAfterForget', 'pasteKeysToForget', 'copyForgetKeys', 'forgetOnCreateNode', 'pageForget');
 		const before = await savedNode(WORKFLOW.id, NODE);
 		const { versionId } = await rest.getWorkflow(WORKFLOW.id);
 
@@ -252,6 +253,7 @@ e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersio
 	});
 
 	test('the old way, Operation "Forget Sent" and back to Create: the campaign is freed but its setup is lost', async () => {
+		e2e.follows('pageNotOperation');
 		const before = await savedNode(OLD_WORKFLOW.id, OLD_NODE);
 		const { versionId } = await rest.getWorkflow(OLD_WORKFLOW.id);
 		expect((await runSaved(OLD_WORKFLOW.id)).output(OLD_NODE)[0]).toMatchObject({ status: 'Published' });

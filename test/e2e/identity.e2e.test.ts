@@ -405,6 +405,7 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 	// A limit (docs/duplicate-protection.md): a sub-execution knows its caller's execution only, so
 	// the grandchild's retry key is the middle execution's, new at every Retry of the top one.
 	test('nested sub-workflow, top parent retried (limit: the retry hold reaches one level down; the grandchild holds back the same campaign by meaning, and with $now dates sends again)', async () => {
+		e2e.follows('pageNestedDates');
 		await eachStyle(async (style) => {
 			await failThenRetry('nested', style, (failed) => retry(idOf('nested', style), failed.executionId), SUB, false);
 		});
@@ -499,6 +500,7 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 	});
 
 	test("Forget Sent with the keys a failed item's error names, then Retry (the editor offers it: the execution failed): that campaign is sent again, the others stay held ($now dates)", async () => {
+		e2e.follows('copyForgetKeysOwnHistory', 'useForgetKeys');
 		const id = idOf('forget', 'now');
 		const prefix = prefixOf('forget', 'now');
 		// Item 2's request gets no answer (a 502): it may have been created. A failed run shows only its error.

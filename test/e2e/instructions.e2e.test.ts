@@ -187,6 +187,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 		steps.setNode(workflowId, LBA, (node: Json) => ({ ...node, parameters: change(node.parameters) }));
 
 	test('a held campaign sent again on purpose after a Retry that succeeded ($now dates: no Retry offered, a new run would bill every store again): its howToResend followed in the editor, Mode Send One Again, Execute step: that campaign alone, once, as first sent; a key cut short is refused; Execute step again: nothing more (issue 60)', async () => {
+		e2e.follows('sendOneAgain', 'toSendAgainOnPurpose', 'pasteWholeSendAgainKey', 'setModeBackToPublish', 'sendAgainNotice', 'pageIfMissingCopy', 'pageSendOneAgain');
 		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
 		const failed = await steps.run(SEND_AGAIN.id);
 		await steps.clearFaults();
@@ -220,6 +221,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test("Resend left on in a published workflow: the webhook's run is refused before sending; its advice followed (Resend off, saved, published): the next call sends nothing twice; 2 campaigns, the second sent on purpose from the editor (issue 60)", async () => {
+		e2e.follows('resendOff');
 		const call = async () => {
 			const before = (await setup!.rest.listExecutions(RESEND_LEFT_ON.id)).length;
 			const res = await fetch(`${setup!.n8n!.baseUrl}/webhook/instructions-resend`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -254,6 +256,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('"Fix it in the panel, then run again": a message too long in item 2 of 3, fixed, run again: 3 campaigns, each once', async () => {
+		e2e.follows('fixInPanel', 'addChannel', 'pageFixOrCheck');
 		const { message, advice } = await refused(FIX_IN_PANEL.id, 'fix');
 		expect(message).toMatch(/^Item 2 › Channel 1 › Message: 189 of 160 characters/);
 		expect(advice).toMatch(/^Fix it in the panel, then run again\./);
@@ -263,6 +266,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('a Custom Key with a missing field: "Use a field every item has (check its name in the input)": 3 campaigns, each once; run again: none more', async () => {
+		e2e.follows('customKeyFieldExists', 'customKeyEveryItem');
 		const { message, advice } = await refused(KEY_MISSING.id, 'key');
 		expect(message).toMatch(/^Idempotency Key of item 1 is "undefined-.*": a part of it came out undefined; nothing was sent$/);
 		expect(advice).toContain('Use a field every item has (check its name in the input)');
@@ -274,6 +278,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('Max SMS per Campaign: "Lower the channels\' SMS Quantity to 400 in all": 1 campaign of 400', async () => {
+		e2e.follows('lowerSmsQuantity');
 		const { message, advice } = await refused(MAX_SMS.id, 'sms');
 		expect(message).toContain('above the spending limit Max SMS per Campaign (400)');
 		const lowered = /Lower the channels' SMS Quantity to ([\d,]+) in all/.exec(advice);
@@ -287,6 +292,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('Max Campaigns per Execution: "Send at most 2 more campaigns in this execution, or fewer items per run": two runs of 2 and 1 items, each campaign once', async () => {
+		e2e.follows('sendAtMost');
 		const { advice } = await refused(MAX_CAMPAIGNS.id, 'max');
 		expect(advice).toMatch(/^Send at most 2 more campaigns in this execution, or fewer items per run\./);
 		const itemsOf = (items: Json[]) => (node: Json) => ({ ...node, parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` } });
@@ -310,6 +316,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('no list of places on a UTC workflow: "Set Options › Timezone to the zone the dates are written in": Asia/Makassar, 1 campaign at 09:00 WITA', async () => {
+		e2e.follows('setTimezoneOption');
 		await steps.fault({ path: '/lba/locations', status: 404, times: 100 });
 		try {
 			const { message, advice } = await refused(NO_PLACES.id, 'zone');
@@ -328,6 +335,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('an unknown Location ID: "Pick the place with Location ID → From List": Kota Bandung picked, 1 campaign there', async () => {
+		e2e.follows('pickPlace');
 		const { message, advice } = await refused(UNKNOWN_PLACE.id, 'place');
 		expect(message).toContain('999999 is not a place LBA Ads knows, and no known ID is one typo away');
 		expect(advice).toMatch(/^Pick the place with Location ID → From List/);
@@ -340,6 +348,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('Options › Timezone not a zone: "Empty the option": read in the workflow\'s WIB, 1 campaign at 09:00+07:00', async () => {
+		e2e.follows('timezoneIana', 'emptyTimezoneOption');
 		const { message, advice } = await refused(BAD_ZONE.id, 'badzone');
 		expect(message).toMatch(/^Item 1 › Options › Timezone: "Asia\/Jakrta" is not a timezone/);
 		expect(advice).toMatch(/^Empty the option to read each channel's dates in the workflow's timezone/);
@@ -351,6 +360,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('a 429 on the campaign: "try again later": run again, 1 campaign', async () => {
+		e2e.follows('lowerConcurrency');
 		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 429, times: 1 });
 		const { message, advice } = await refused(BUSY.id, 'busy');
 		expect(message).toContain('the campaign was not created');
@@ -362,6 +372,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('a campaign answered after the Timeout, $now dates: its advice followed (raise Timeout for the next runs, do not run again, look in LBA Ads: there), then a Retry: 1 campaign', async () => {
+		e2e.follows('sendOneAgainWithKey', 'raiseTimeoutForNextRuns', 'waitThenLookIfMissingSend', 'raiseTimeout');
 		await steps.fault({ method: 'POST', path: '/lba/campaign', latencyMs: 3000, times: 1 });
 		const failed = await steps.run(SLOW.id);
 		expect(failed.status).toBe('error');
@@ -383,6 +394,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('a created campaign sent again on purpose, Options › Resend Keys as its description says (forgetKeys pasted, run once, emptied; fixed dates): 2 of that one, 1 of the other; a run after: none more', async () => {
+		e2e.follows('resendKeysEmptyAfter');
 		expect((await steps.run(ON_PURPOSE.id)).status).toBe('success');
 		const held = (await steps.run(ON_PURPOSE.id)).output(LBA);
 		expect(held.map((item: Json) => item.earlierOutcome)).toEqual(['created', 'created']);
@@ -394,6 +406,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('a copied workflow, the page\'s advice followed (first run a Preview, remove from its rows what LBA Ads holds, then Publish): the new row once, the others never twice', async () => {
+		e2e.follows('pageCopiedWorkflow');
 		expect((await steps.run(ORIGINAL.id)).status).toBe('success');
 		const original = await setup!.rest.getWorkflow(ORIGINAL.id);
 		// The copy, with one row more: what Duplicate does, then the marketer's edit.
@@ -411,6 +424,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('POST /lba/campaign answering 404 NOT_FOUND: "check the Base URL in the LBA Ads credential" (it is right), run again: 1 campaign', async () => {
+		e2e.follows('checkBaseUrlAndId', 'checkBaseUrl');
 		await steps.fault({ method: 'POST', path: '/lba/campaign', status: 404, times: 1, body: { success: false, error: { code: 'NOT_FOUND', message: 'No such path' } } });
 		const { message } = await refused(NO_ENDPOINT.id, 'endpoint');
 		expect(message).toMatch(/has no endpoint POST \/lba\/campaign \(HTTP 404\): check the Base URL in the LBA Ads credential; the campaign was not created$/);
@@ -420,6 +434,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('Preview: "Set Mode to Publish to send it": nothing, then 1 campaign', async () => {
+		e2e.follows('publishAfterPreview');
 		const preview = await steps.run(PREVIEW.id);
 		expect(preview.status).toBe('success');
 		const [item] = preview.output(LBA);
@@ -431,6 +446,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('OAuth2 with a wrong Client Secret: "Check the Client ID and Client Secret in the LBA Ads OAuth2 credential" (the secret fixed there), run again: 2 campaigns, each once', async () => {
+		e2e.follows('checkClientSecret', 'checkCredential', 'useOauth2');
 		const before = Date.now();
 		const { message, advice } = await refused(WRONG_SECRET.id, 'oauth');
 		expect(message).toBe(
@@ -449,6 +465,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('10,001 items: "Give this node at most 10,000 items per execution: … start one execution per part with Execute Workflow": refused, nothing sent; the parts (Loop Over Items, Execute Workflow) each an execution: each campaign once', async () => {
+		e2e.follows('atMostItems');
 		const started = Date.now();
 		const { message, advice } = await refused(TOO_MANY.id, 'many');
 		const refusalMs = Date.now() - started;
@@ -464,6 +481,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('the day from the clock and the time as text, as the page says to make "once a day" mean once a day, on n8n\'s default zone: two runs the same day, each campaign once, at 09:00 WIB', async () => {
+		e2e.follows('oncePerDay', 'pageOncePerDay');
 		expect((await steps.run(ONCE_A_DAY.id)).status).toBe('success');
 		await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on; the day in WIB does not
 		const again = await steps.run(ONCE_A_DAY.id);
@@ -477,6 +495,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('Campaign (JSON) given a list: "For several campaigns, give one item per campaign": a Split Out node before it, run again: 2 campaigns, each once', async () => {
+		e2e.follows('oneItemPerCampaign', 'severalCampaigns');
 		const { message, advice } = await refused(CAMPAIGN_LIST.id, 'list');
 		expect(message).toMatch(/^Item 1 › Campaign \(JSON\): an array of 2, not one campaign object/);
 		expect(advice).toMatch(/^For several campaigns, give one item per campaign\./);
@@ -490,6 +509,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('a WIB workflow, a channel in Makassar: the panel\'s "For channels in another zone, turn on Options › Recipients\' Local Time" followed: 1 campaign at 09:00 WITA', async () => {
+		e2e.follows('recipientsLocalTime');
 		// The hint the panel shows before a run (n8n evaluates its condition in the workflow's timezone, Asia/Jakarta here).
 		const types = (await setup!.rest.request('GET', '/types/nodes.json')).body as Array<{ name: string; hints?: Array<{ message: string; displayCondition: string }> }>;
 		const hints = types.find((type) => type.name === e2e.LBA_NODE_TYPE)!.hints ?? [];
@@ -505,6 +525,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test('Custom API Call: "In an HTTP Request node, set Authentication to Predefined Credential Type, pick LBA Ads API and your credential, and give the full URL": 1 campaign', async () => {
+		e2e.follows('useHttpRequest', 'httpRequestSteps');
 		const { message, advice } = await refused(CUSTOM_CALL.id, 'http');
 		expect(message).toBe('Custom API Call is not available in the LBA Ads node: use the HTTP Request node with the LBA Ads credential');
 		expect(advice).toBe(

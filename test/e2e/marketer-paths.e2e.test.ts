@@ -179,6 +179,7 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 	});
 
 	test('1. the service refuses item 3; its message fixed with an expression (item 3 only), saved, "Retry with currently saved workflow": 4 campaigns, none twice, item 3 as fixed', async () => {
+		e2e.follows('pageChangeOnlyWhatFailed');
 		await journey('1. fix the refused item, Retry with the saved workflow', 4, async (figure) => {
 			await steps.fault({
 				...POST_CAMPAIGN,
@@ -234,6 +235,7 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 	});
 
 	test('3. another execution is sending the same campaign right now: held as "sending"; its advice followed (do not run again; once the first has finished, look in LBA Ads: there): 1 campaign', async () => {
+		e2e.follows('doNotRunAgainForIt', 'onceThatFinished', 'onlyIfMissing', 'pageDoNotRunAgain', 'pageOnceFinished', 'pageOnlyIfMissing');
 		await journey('3. another execution sending it now, advice followed', 1, async (figure) => {
 			await steps.fault({ ...POST_CAMPAIGN, latencyMs: 20_000, times: 1 });
 			const first = await steps.start(TWIN.id);
@@ -264,6 +266,7 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 	});
 
 	test('4. a Remove Duplicates node with Scope Workflow runs while the LBA node sends its first wave: the lock error says what was sent and never Off; steps (1)(2)(3) followed: 12 campaigns', async () => {
+		e2e.follows('doNotRunAgainInstead', 'retryAfterOthers', 'fixSharedRow');
 		await journey('4. lock error (Remove Duplicates, Scope Workflow), advice followed', 12, async (figure) => {
 			// Item 4 (the last of wave 1: 4 items per wave at concurrency 1) is answered late; meanwhile the other path's Remove
 			// Duplicates writes the workflow's shared row. Wave 1's settle then fails (its outcomes are not recorded: the Retry
@@ -375,6 +378,7 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 	}
 
 	test("6. Stop pressed mid-wave, then a new run: with a Custom Key per day (the $now hint's way out) and the held items' advice followed, 12 campaigns, none twice; the $now version measured", async () => {
+		e2e.follows('waitThenLook', 'ifThereNothing', 'ifMissing', 'lookBeforeRunningAfterStop', 'pageLookForTwice', 'pageAfterStop', 'pageWait', 'pageLook');
 		await journey('6. stopped mid-wave, run again (Custom Key per day), advice followed', 12, async (figure) => {
 			const { stopped, sentBeforeStop, again } = await stoppedThenRunAgain(STOP, 'stop');
 			figure.said = `stopped (${stopped.status}) after ${sentBeforeStop} requests; run again: ${summary(again.output(LBA))}`;

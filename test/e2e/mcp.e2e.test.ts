@@ -85,6 +85,7 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 	});
 
 	test('lists the three tools with their descriptions and input schemas, every field described', async () => {
+		e2e.follows('toolForgetNot');
 		const { tools } = (await client.listTools()) as { tools: Array<{ name: string; description: string; inputSchema: Json }> };
 		record.push(`### tools/list\n\n\`\`\`json\n${JSON.stringify(tools, null, 1)}\n\`\`\``);
 		expect(tools.map((tool) => tool.name).sort()).toEqual(['create_campaign', 'find_targeting_location', 'reverse_geocode']);
@@ -113,6 +114,7 @@ describeE2E(`LBA Ads as MCP tools: examples/mcp-server.json in real n8n ${e2e.n8
 	});
 
 	test('geocode -> targeting location -> preview (nothing sent) -> publish (one campaign) -> the same publish again, and again in UTC (skipped)', async () => {
+		e2e.follows('toolIsoDates');
 		const [place] = itemsOf(await call('reverse_geocode', { latitude: -6.9175, longitude: 107.6191 }));
 		expect(place).toMatchObject({ found: true, city: 'Kota Bandung', province: 'Jawa Barat' });
 		const [location] = itemsOf(await call('find_targeting_location', { placeName: place.city }));

@@ -321,6 +321,7 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 	[
 		'GET /lba/locations fails (500) during the parent Retry; its advice followed ("In a moment, Retry this execution"): 4 of 4 with $now dates',
 		async (deployment) => {
+			e2e.follows('retryLocationsInAMoment');
 			const { steps } = deployment;
 			const failed = await failAtRowC(deployment, LIST_DOWN.parent.id, 'list');
 			await steps.fault({ method: 'GET', path: '/lba/locations', status: 500, times: 4 });
@@ -368,6 +369,7 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 	[
 		'issue 59: the same promo at 09:00 and 09:05 from the child\'s rows, another promo refused between them; 09:00 marked sent, the parent retried: 09:05 is not held as 09:00\'s campaign; "If it is another" followed (Mode Send One Again in the child\'s editor): each campaign once',
 		async (deployment) => {
+			e2e.follows('lookForCampaign', 'ifThisCampaignNothing', 'ifAnother', 'pageUnclear');
 			const { steps, runParent } = deployment;
 			const failed = await failAfter(deployment, GRID.parent.id, 1);
 			const first = await steps.journal('grid');
@@ -394,6 +396,7 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 	[
 		'issue 59: the original retried again after its first Retry failed, a slot added before each: the slot the first Retry created is held, the new ones sent, each campaign once',
 		async (deployment) => {
+			e2e.follows('pageRetryAgain');
 			const { steps, publish } = deployment;
 			const failed = await failAfter(deployment, RETRIED_TWICE.parent.id, 1); // 10:00 created, the other promo refused
 			// A 10:20 slot added; the first Retry creates the other promo and 10:10, and is refused at 10:20: it fails too.

@@ -94,6 +94,7 @@ e2e.describeE2E(`Scheduled launches in the recipients' hours, on real n8n ${e2e.
 	}
 
 	test("the node's old $today advice on n8n's default zone: refused before billing (21:00 WIB), its form followed: 09:00 WIB in Bandung, 09:00 WITA in Makassar", async () => {
+		e2e.follows('timeAsText', 'timeAsTextInstead');
 		const { message } = await refused(TODAY.id, 'sl-today');
 		expect(message).toContain(
 			"Send From is 09:00 in America/New_York, the n8n instance's timezone, n8n's default (the workflow's is Default), which is 21:00 WIB for the recipients in Kota Bandung",
@@ -124,6 +125,7 @@ e2e.describeE2E(`Scheduled launches in the recipients' hours, on real n8n ${e2e.
 	});
 
 	test('a date alone as Send From: refused as a night start (00:00 WIB), the advice followed (its day at 09:00): 1 campaign at 09:00 WIB', async () => {
+		e2e.follows('windowInFuture');
 		const { message, advice } = await refused(ALONE.id, 'sl-alone');
 		expect(message).toBe(
 			"Item 1 › Channel 1 › sending would start Wednesday 10 December 2036, 00:00 WIB (a date without a time is midnight), at night for the recipients in Kota Bandung; no campaign starts from 21:00 to 08:00 in its recipients' local time unless Options › Allow Night Start is on (API: channels[0].startDate). Nothing was sent.",
@@ -135,6 +137,7 @@ e2e.describeE2E(`Scheduled launches in the recipients' hours, on real n8n ${e2e.
 	});
 
 	test('Options › Timezone Etc/GMT+7: refused as UTC−7, the advice followed (Asia/Jakarta for WIB): 1 campaign at 09:00 WIB', async () => {
+		e2e.follows('timezoneNotEtcGmt');
 		const { message, advice } = await refused(POSIX.id, 'sl-posix');
 		expect(message).toBe('Item 1 › Options › Timezone: "Etc/GMT+7" is UTC−7: in Etc/GMT names the sign is reversed, so 09:00 there is not what it seems. Nothing was sent.');
 		expect(advice).toMatch(/^Use Asia\/Jakarta for WIB, Asia\/Makassar for WITA or Asia\/Jayapura for WIT/);
@@ -144,6 +147,7 @@ e2e.describeE2E(`Scheduled launches in the recipients' hours, on real n8n ${e2e.
 	});
 
 	test('dates typed the Indonesian way (10/12/2036 09.00, 10 Des 2036 18.00, … WITA): Preview says them back written out, Publish sends them as meant', async () => {
+		e2e.follows('typeDateAs');
 		await steps.setNode(TYPED.id, LBA, (node: Json) => ({ ...node, parameters: { ...node.parameters, runMode: 'preview' } }));
 		const preview = await steps.run(TYPED.id);
 		expect(preview.status).toBe('success');

@@ -117,6 +117,7 @@ e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8
 	});
 
 	test('dates typed without seconds reach Makassar at 09:00 WITA and Jayapura at 09:00 WIT; the panel says so before the run; a window that is over sends nothing', async () => {
+		e2e.follows('typeDateHint');
 		expect(await campaigns()).toHaveLength(0);
 		const saved = await rest.getWorkflow(WORKFLOW.id);
 		expect(saved.settings.timezone).toBe('DEFAULT'); // n8n's Default: the instance's zone, America/New_York here

@@ -89,6 +89,7 @@ e2e.describeE2E(`targeting the geocoded place in real n8n ${e2e.n8nVersion()}`, 
 	});
 
 	test('the variant for a service without a location list: your own city -> Location ID table, no GET /lba/locations', async () => {
+		e2e.follows('checkLocationIds', 'enterLocationId', 'toolAskLocationId');
 		await fault({ path: '/lba/locations', status: 404, times: 100 });
 		const before = (await journal()).length;
 		const { executionId } = await rest.runWorkflow(e2e.EXAMPLES.geocodeToCampaignOwnIds.id, "When clicking 'Execute workflow'");

@@ -387,6 +387,8 @@ export interface UserSteps {
 }
 /** The user's steps over REST and the sandbox's journal, for one suite's `startLbaN8n` set-up. */
 export declare function userSteps(setup: { sandbox: { url: string }; rest: N8nRest }, opts?: { timeoutMs?: number }): UserSteps;
+/** Says which catalogued instructions (nodes/shared/instructions.ts ids) this journey follows to the letter. */
+export declare function follows(...ids: string[]): void;
 /** Whether n8n's editor shows Retry on this execution (`error` or `crashed`, not retried with success). */
 export declare function editorOffersRetry(rest: N8nRest, executionId: string): Promise<{ offered: boolean; status: string; retrySuccessId?: string | null }>;
 /** Throws unless n8n's editor shows Retry on this execution (`error` or `crashed`, not retried with success). */

@@ -113,4 +113,16 @@ function userSteps(setup, { timeoutMs = 180_000 } = {}) {
 	return { journal, requests, fault, clearFaults, finished, start, run, retry, stop, executeStep, saveWorkflow, setNode, editThenRetry, sandboxSees };
 }
 
-module.exports = { userSteps, editorOffersRetry, mustOfferRetry };
+/**
+ * Says which catalogued instructions (ids of nodes/shared/instructions.ts) the journey it is called
+ * in follows to the letter; docs/instructions.md names the journey from it
+ * (test/docs/instructions.test.ts reads these calls). Throws on an id the catalogue does not have.
+ * @param {...string} ids
+ */
+function follows(...ids) {
+	const { INSTRUCTIONS } = require('../../../dist/nodes/shared/instructions');
+	const unknown = ids.filter((id) => !(id in INSTRUCTIONS));
+	if (unknown.length) throw new Error(`follows: no instruction ${unknown.join(', ')} in nodes/shared/instructions.ts`);
+}
+
+module.exports = { userSteps, editorOffersRetry, mustOfferRetry, follows };
