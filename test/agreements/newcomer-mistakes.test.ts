@@ -2,7 +2,7 @@
  * Mistakes a newcomer made adding an operation by ARCHITECTURE.md's "Where to add what" that passed
  * every other check (issue 58): a docs/operations.md section with no fields, a tool description
  * that says nothing of what the tool returns, a read sent without retries. Each check names the
- * fix. (A sandbox handler answering the same for every id is test/agreements/path-ids.test.ts's.)
+ * fix. (A sandbox handler answering the same for every id is test/agreements/ids-in-paths.test.ts's.)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
