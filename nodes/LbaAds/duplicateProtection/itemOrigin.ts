@@ -243,7 +243,7 @@ function numbered(
 	const left = ordered.filter((campaign) => !matched.has(campaign) && campaign.dates.length);
 	const starts = left.map((campaign) => campaign.dates[0]);
 	const nowMs = Math.max(0, ...left.map((campaign) => campaign.evaluatedAt ?? 0)) || Date.now();
-	const pairs: Array<{ record: SentRecord; campaign: CampaignIdentity; off: number }> = [];
+	const pairs: Array<{ record: SentRecord; campaign: CampaignIdentity; off: number; move: number }> = [];
 	const begun = new Map<number, number[]>();
 	for (const record of open) {
 		const explanations = clockExplanations(record, nowMs, zones, begun);
@@ -251,11 +251,13 @@ function numbered(
 			const target = record.dates[0] + explanation;
 			for (let index = firstAtLeast(starts, target - CLOCK_TOLERANCE_MS); index < left.length && starts[index] <= target + CLOCK_TOLERANCE_MS; index++) {
 				const off = moveError(record, left[index].dates, explanations);
-				if (off <= CLOCK_TOLERANCE_MS) pairs.push({ record, campaign: left[index], off });
+				if (off <= CLOCK_TOLERANCE_MS) pairs.push({ record, campaign: left[index], off, move: left[index].dates[0] - record.dates[0] });
 			}
 		}
 	}
-	for (const { record, campaign } of pairs.sort((a, b) => a.off - b.off)) {
+	// Equally well explained, a move across a boundary the clock crossed beats no move at all (no unit
+	// begun "explains" a zero move): a $today series retried after midnight is each day its own.
+	for (const { record, campaign } of pairs.sort((a, b) => a.off - b.off || b.move - a.move)) {
 		if (!open.has(record) || matched.has(campaign) || unclear?.has(campaign)) continue;
 		open.delete(record);
 		// Whole minutes from data computed again (a sheet's 09:00, or $today's): the same campaign

@@ -15,6 +15,7 @@ import {
 	rememberCreated,
 	rememberSending,
 	retryKeysOf,
+	sentFor,
 	type CampaignIdentity,
 } from '../../../../nodes/LbaAds/duplicateProtection/itemOrigin';
 
@@ -152,6 +153,7 @@ describe('what the execution created, kept in its context', () => {
 		expect(movedByClock(record, [at(2) + 9 * H, at(50) + 9 * H], at(1) + 5_000, ['Asia/Jakarta'])).toBe(false);
 		expect(movedByClock(record, [at(2) - H, at(50) - H], at(3))).toBe(false); // moved back
 		expect(movedByClock(record, [at(2) + H, at(50)], at(3))).toBe(false); // the window changed
+		expect(movedByClock(record, [at(2) + 2 * H, at(50) + 2 * H + 30 * 60_000], at(3))).toBe(false); // its start moved by the clock, its end by more
 		expect(movedByClock(record, [at(2) + 7 * 24 * H, at(50) + 7 * 24 * H], at(3))).toBe(false); // a week later, an hour after
 		expect(movedByClock(record, [at(2)], at(3))).toBe(false); // a channel less
 	});
@@ -211,6 +213,77 @@ describe('a Retry after midnight, dates from $today (09:00 and 18:00 WIB, one sh
 		expect(keys.get(0)!.key).not.toBe(first.get(0)!.key);
 		// Nothing was sent as it: in a Retry, its number is its own dates (issue 59: another Retry's free places are unknown here).
 		expect(keys.get(0)!.ordinal).toBe(`d:${[day(2, 18), day(2, 21)].join()}`);
+	});
+});
+
+describe('what pairs a Retry\'s campaign with what was sent (issue 58: each rule a test fails without)', () => {
+	const SLOW = 4 * 60_000;
+	it('nodes before this one may take minutes longer in the Retry (a slow request in a sub-workflow): dates read 4 minutes late still pair', () => {
+		const record = { dates: [at(2), at(50)], at: at(1) };
+		expect(movedByClock(record, [at(2) + H + SLOW, at(50) + H + SLOW], at(1) + H)).toBe(true);
+	});
+
+	it("the time since the dates were read explains a move of 37 minutes, with no hour or day begun: $now's dates", () => {
+		const record = { dates: [at(2), at(50)], at: at(1) + 10 * 60_000 };
+		expect(movedByClock(record, [at(2) + 37 * 60_000, at(50) + 37 * 60_000], at(1) + 47 * 60_000, ['UTC'])).toBe(true);
+	});
+
+	it("a day begun in WIB (not in UTC, nor in the workflow's zone) explains a $today series moved a day: Indonesia's zones are the clock's too", () => {
+		const stage = { context: defaultContext() };
+		const ctx = context(stage);
+		const wibDay = (d: number) => [Date.UTC(2026, 11, d, 2), Date.UTC(2026, 11, d, 11)]; // 09:00 to 18:00 WIB
+		const lateEvening = Date.UTC(2026, 11, 1, 16, 30); // 23:30 WIB
+		const first = retryKeysOf(ctx, [{ ...campaign(0, 'S'), dates: wibDay(2), evaluatedAt: lateEvening }], TARGET, 'ownClock');
+		rememberSending(ctx, first.get(0)!, wibDay(2), lateEvening);
+		rememberCreated(ctx, first.get(0)!.key, 'DAY1');
+		const retried = context({ context: JSON.parse(JSON.stringify(stage.context)) });
+		const afterMidnight = Date.UTC(2026, 11, 1, 17, 30); // 00:30 WIB, still the 1st in UTC
+		const again = retryKeysOf(retried, [{ ...campaign(0, 'S'), dates: wibDay(3), evaluatedAt: afterMidnight }], TARGET, 'ownClock');
+		expect(again.get(0)!.key).toBe(first.get(0)!.key);
+		expect(createdFor(retried, again.get(0)!.key)?.campaignId).toBe('DAY1');
+	});
+
+	it('the pairs the clock explains best are taken first: day 1 moved a day is day 1, not day 2 five minutes on', () => {
+		const stage = { context: defaultContext() };
+		const ctx = context(stage);
+		const wibDay = (d: number) => [Date.UTC(2026, 11, d, 2), Date.UTC(2026, 11, d, 11)];
+		const read = Date.UTC(2026, 11, 1, 16, 58); // 23:58 WIB
+		const first = retryKeysOf(ctx, [2, 3].map((d, index) => ({ ...campaign(index, 'S'), dates: wibDay(d), evaluatedAt: read })), TARGET, 'ownClock');
+		for (const index of [0, 1]) rememberSending(ctx, first.get(index)!, wibDay(index + 2), read);
+		const retried = context({ context: JSON.parse(JSON.stringify(stage.context)) });
+		const fiveMinutesOn = read + 5 * 60_000; // 00:03 WIB: a day begun, and 5 minutes since
+		const again = retryKeysOf(retried, [3, 4].map((d, index) => ({ ...campaign(index, 'S'), dates: wibDay(d), evaluatedAt: fiveMinutesOn })), TARGET, 'ownClock');
+		expect([again.get(0)!.key, again.get(1)!.key]).toEqual([first.get(0)!.key, first.get(1)!.key]);
+	});
+
+	it('the pairs the clock explains best are taken first: $now slots 3 minutes apart, retried 3 minutes on, each keep their own', () => {
+		const stage = { context: defaultContext() };
+		const ctx = context(stage);
+		const slot = (minutes: number) => [at(2) + minutes * 60_000, at(50) + minutes * 60_000];
+		const first = retryKeysOf(ctx, [0, 3].map((m, index) => ({ ...campaign(index, 'S'), dates: slot(m), evaluatedAt: at(1) })), TARGET, 'ownClock');
+		for (const [index, m] of [0, 3].entries()) rememberSending(ctx, first.get(index)!, slot(m), at(1));
+		const retried = context({ context: JSON.parse(JSON.stringify(stage.context)) });
+		const again = retryKeysOf(retried, [3, 6].map((m, index) => ({ ...campaign(index, 'S'), dates: slot(m), evaluatedAt: at(1) + 3 * 60_000 })), TARGET, 'ownClock');
+		expect([again.get(0)!.key, again.get(1)!.key]).toEqual([first.get(0)!.key, first.get(1)!.key]);
+	});
+
+	it('fixed dates: the same dates are the same campaign in a Retry (its recorded number); other dates of that shape are another campaign', () => {
+		const stage = { context: defaultContext() };
+		const ctx = context(stage);
+		const first = retryKeysOf(ctx, [campaign(0, 'F', 2)], TARGET, 'fixed');
+		rememberSending(ctx, first.get(0)!, [at(2), at(50)], at(1));
+		const retried = context({ context: JSON.parse(JSON.stringify(stage.context)) });
+		const again = retryKeysOf(retried, [campaign(0, 'F', 3), campaign(1, 'F', 2)], TARGET, 'fixed');
+		expect(again.get(1)!.key).toBe(first.get(0)!.key);
+		expect(again.get(0)!.key).not.toBe(first.get(0)!.key);
+	});
+
+	it('a record keeps when its dates were read, not when it was sent (a wave sent 15 minutes after its items were prepared)', () => {
+		const ctx = context({ context: defaultContext() });
+		const [identity] = [...retryKeysOf(ctx, [campaign(0, 'R')], TARGET).values()];
+		const preparedAt = Date.now() - 15 * 60_000;
+		rememberSending(ctx, identity, [at(2), at(50)], preparedAt);
+		expect(sentFor(ctx, identity.key)?.at).toBe(preparedAt);
 	});
 });
 
