@@ -75,6 +75,11 @@ export const INSTRUCTIONS = {
 	retryAfterOthers: {
 		say: 'Retry this execution once the other executions of this workflow have finished: what was sent is held back.',
 	},
+	saveBeforeCreating: {
+		say: 'Save the workflow before creating campaigns',
+		withoutJourney:
+			"No path a user takes in n8n 2.40.7 runs the node in a workflow without an id (read in its compiled source: the editor saves a new workflow before its first run; webhooks, Retry, MCP, Chat Hub and an AI Agent's tools run saved workflows; the CLI's execute takes --id only). The one exception is the Agents module (off unless N8N_ENABLED_MODULES=agents), where the node stops earlier and no workflow can be saved. n8n 1.x and the engine harness show it (test/nodes).",
+	},
 	checkPossiblySent: {
 		say: 'check them in LBA Ads before sending any of them again.',
 		withoutJourney:

@@ -46,7 +46,7 @@ const DEFAULT_SENDING_FOR_MS = 4 * 30_000 + 180_000;
  */
 export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], options: GuardOptions = {}): SendGuard {
 	if (!ctx.getWorkflow().id) {
-		throw new NodeOperationError(ctx.getNode(), 'Save the workflow before creating campaigns', {
+		throw new NodeOperationError(ctx.getNode(), SAY.saveBeforeCreating, {
 			description: 'Duplicate protection keeps its history per saved workflow. Nothing was sent.',
 		});
 	}

@@ -167,6 +167,8 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const slow = holdNextLatency(context);
 		const failed = await runNode(context, { ...byName, options: { timeoutMs: 200 } }, six.slice(0, 1), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
 		expect(failed.items[0].json.error).toMatch(/did not answer POST \/lba\/campaign within 200 ms/);
+		// Not the transport's "Raise Timeout … if the service is slow" alone: raising it is for the next runs, not a reason to run again now.
+		expect(String(failed.items[0].json.description)).toMatch(/^If the service is often slow, raise "Timeout" in the node's options for the next runs; do not run the workflow again for this campaign\./);
 		slow.release();
 		expect(await campaigns(context)).toHaveLength(1);
 		const rerun = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId });
@@ -254,6 +256,13 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(unsaved.items[0].json).toMatchObject({ status: 'Published' });
 		expect(unsaved.items[0].json.idempotencyKey).toBeUndefined();
 		expect(store.calls.checkProcessedAndRecord + store.calls.removeProcessed).toBe(0);
+	});
+
+	it('Campaign Content in an unsaved workflow: refused before anything is sent (its history needs a saved workflow), never sent without protection', async () => {
+		const unsaved = await runNode(context, byName, six.slice(0, 2), { workflowId: '' });
+		expect(errorOf(unsaved)?.message).toBe('Save the workflow before creating campaigns');
+		expect(errorOf(unsaved)?.description).toBe('Duplicate protection keeps its history per saved workflow. Nothing was sent.');
+		expect(await campaigns(context)).toHaveLength(0);
 	});
 
 	it('store calls are batched per wave of 4 x concurrency items: one history call to claim and one to settle, each under one take and release of the lock', async () => {

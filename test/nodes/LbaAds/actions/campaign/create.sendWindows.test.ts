@@ -227,6 +227,13 @@ describe("Campaign > Create: Options › Recipients' Local Time", () => {
 		expect(result.items[0].json.warnings).toBeUndefined();
 	});
 
+	it('given as the text "true" (a sheet\'s cell through an expression), it is on: Makassar 09:00 is 09:00 WITA, not WIB (issue 58)', async () => {
+		const fromSheet = { ...twoPlaces, options: { recipientsLocalTime: '={{ $json.localTime }}' } };
+		const result = await runNode(context, fromSheet, [{ localTime: 'true' }], { timezone: 'Asia/Jakarta' });
+		expect(errorOf(result)).toBeUndefined();
+		expect(await sentDates()).toEqual(['2026-12-01T09:00:00+08:00 2026-12-01T18:00:00+08:00', '2026-12-01T09:00:00+09:00 2026-12-01T18:00:00+09:00']);
+	});
+
 	it('with Options › Timezone too, the item is refused before anything is sent: the two say different things', async () => {
 		const both = { ...twoPlaces, options: { recipientsLocalTime: true, timezone: 'Asia/Jakarta' } };
 		const result = await runNode(context, both, [{}], { timezone: 'Asia/Jakarta' });
