@@ -242,6 +242,16 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(await campaigns(context)).toHaveLength(0);
 	});
 
+	it('Custom Key from a null cell, or with a part that came out null: refused before anything is sent, naming the item (never the key "null", which would hold every such row as the first)', async () => {
+		const whole = { ...byName, duplicateProtection: 'customKey', idempotencyKey: '={{ $json.orderId }}' };
+		const nullKey = await runNode(context, whole, [{ name: 'a', orderId: 'A-1' }, { name: 'b', orderId: null }, { name: 'c', orderId: null }], { workflowId: history.workflowId });
+		expect(errorOf(nullKey)?.message).toBe('Idempotency Key of item 2 is empty; nothing was sent');
+		const part = { ...byName, duplicateProtection: 'customKey', idempotencyKey: "={{ $json.storeId + '-' + '2026-12-01' }}" };
+		const nullPart = await runNode(context, part, [{ name: 'a', storeId: 'S1' }, { name: 'b', storeId: null }], { workflowId: history.workflowId });
+		expect(errorOf(nullPart)?.message).toBe('Idempotency Key of item 2 is "null-2026-12-01": a part of it came out null; nothing was sent');
+		expect(await campaigns(context)).toHaveLength(0);
+	});
+
 	it('Off: every new run sends again; its only key is the item\'s retry key (what a Retry needs), and an unsaved workflow sends without the store', async () => {
 		const parameters = { ...byName, duplicateProtection: 'off' };
 		const first = await runNode(context, parameters, six.slice(0, 2), { workflowId: history.workflowId });
