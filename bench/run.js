@@ -18,6 +18,7 @@ const { parseArgs } = require('node:util');
 const { runP3 } = require('./p3');
 const { runP4 } = require('./p4');
 const { runP5, P5_CONTENDERS } = require('./p5');
+const { runP6 } = require('./p6');
 const { startSandbox } = require('./processes');
 const n8n = require('./n8n');
 const e2e = require('../test/e2e/lib');
@@ -25,7 +26,7 @@ const { renderSvg } = require('./plot');
 
 const { values: flags } = parseArgs({
 	options: {
-		only: { type: 'string', default: 'p1,p2,p3,p4,p5' },
+		only: { type: 'string', default: 'p1,p2,p3,p4,p5,p6' },
 		rounds: { type: 'string' }, // default: per part, a full rotation of its contenders (see above)
 		quick: { type: 'boolean', default: false }, // tiny sizes, to check the bench itself works
 		p1: { type: 'string', default: 'geocode,campaign' }, // P1 scenarios to run
@@ -310,6 +311,11 @@ function table(results) {
 			}
 		}
 	}
+	if (results.p6) {
+		const s = results.p6;
+		rows.push([`P6 a Retry recognizing ${s.campaigns.toLocaleString('en-US')} campaigns of one shape ($now dates moved 90 s): numbering time vs the first run's`, `${num(s.retryMs)} ms`, `${num(s.firstMs)} ms`, fx(s.ratio), '≤ 2×']);
+		rows.push([`P6 records kept in the execution context, bytes per campaign`, num(s.bytesPerCampaign, (x) => x.toFixed(0)), '', '', '≤ 400']);
+	}
 	if (results.p3) {
 		for (const s of Object.values(results.p3.endpoints)) {
 			rows.push([`P3 ${s.label}: req/s vs Prism`, num(s.sandboxRps), num(s.prismRps), fx(s.vsPrism, 1), '≥ 10×']);
@@ -344,6 +350,7 @@ async function main() {
 			p2: 'One n8n execution per contender per round, alternating who goes first. A probe node of the bench package runs a full GC and resets the kernel peak-RSS mark (/proc/self/clear_refs) before the contender path and reads VmHWM and the post-GC heap after it: peak RSS growth and live heap growth caused by the path.',
 			p4: 'Queue mode (main + workers, PostgreSQL, Redis, all on this machine): N webhook calls, each a production execution that reverse-geocodes and creates a campaign, sent by 16 callers at a time; executions/s with 1 worker (the second stopped) and with 2, same main, database and queue, order alternating per round. CPU per execution from /proc (utime+stime of each n8n process group) around each phase.',
 			p5: 'Duplicate protection as its history grows, on SQLite and PostgreSQL: one Create Campaign run of 32 new campaigns (one wave) per contender per round, in rotated order; contenders are the same node with 0, 1,000 and 10,000 campaigns recorded beforehand (written into processed_data as n8n stores them) and with protection Off. Figures are the node\'s own executionTime; ratios per round to the empty history, then median (min–max).',
+			p6: 'In one process, no n8n: the built node\'s retryKeysOf numbers 10,000 campaigns of one shape (a minute grid of $now dates, the node\'s own fields reading the clock) as a first run does, they are recorded as the node records them (before each request, and with the campaign id once created), then the same campaigns with their dates moved 90 s are numbered again from a copy of the saved context, as a Retry does (every one must get its first key). Time of the Retry\'s numbering over the first run\'s, per round, then median (min–max); the context\'s JSON size over the campaigns.',
 			p3: 'autocannon (10 connections, keep-alive) against each server in its own process; 1 s warm-up each, then per round every endpoint against every contender in rotated order. Ratios per round, then median (min–max).',
 		},
 	};
@@ -376,6 +383,12 @@ async function main() {
 		}
 	}
 
+	if (only.has('p6')) {
+		log('P6: a Retry recognizing 10,000 campaigns...');
+		const raw = await runP6({ rounds: roundsFor('P6', 1), quick, log }); // one order: a Retry needs its first run's records
+		results.p6 = { campaigns: raw.campaigns, firstMs: summary(raw.per.firstMs), retryMs: summary(raw.per.retryMs), ratio: summary(raw.per.ratio), bytesPerCampaign: summary(raw.per.bytesPerCampaign) };
+	}
+
 	results.loadAverage.end = os.loadavg();
 	const rows = table(results);
 	results.table = rows;
@@ -389,7 +402,7 @@ async function main() {
 	fs.mkdirSync(dir, { recursive: true });
 	// A run of some parts only must not replace the full results: it gets its own file name.
 	const someScenarios = only.has('p1') && P1_SCENARIOS.length < 2 ? `-${P1_SCENARIOS.map((scenario) => scenario.key).join('-')}` : '';
-	const name = ['p1', 'p2', 'p3', 'p4', 'p5'].every((part) => only.has(part)) && !quick && !someScenarios ? 'latest' : `latest-${[...only].sort().join('-')}${someScenarios}${quick ? '-quick' : ''}`;
+	const name = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].every((part) => only.has(part)) && !quick && !someScenarios ? 'latest' : `latest-${[...only].sort().join('-')}${someScenarios}${quick ? '-quick' : ''}`;
 	fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
 	fs.writeFileSync(path.join(dir, `${name}.svg`), renderSvg(results));
 	log(`wrote ${path.relative(process.cwd(), path.join(dir, `${name}.json`))} and ${name}.svg`);

@@ -10,7 +10,7 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/'], // the root config ignores *.e2e.test.ts
-	setupFiles: ['<rootDir>/test/e2e/setup-env.js'],
+	setupFiles: ['<rootDir>/test/e2e/setup-env.js', '<rootDir>/test/e2e/one-connection-per-request.js'],
 	globalSetup: '<rootDir>/test/e2e/global-setup.js',
 	globalTeardown: '<rootDir>/test/e2e/global-teardown.js',
 	testTimeout: 10 * 60 * 1000,

@@ -9,7 +9,7 @@ module.exports = {
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/*.queue.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/'],
-	setupFiles: ['<rootDir>/test/queue/setup-env.js'],
+	setupFiles: ['<rootDir>/test/queue/setup-env.js', '<rootDir>/test/e2e/one-connection-per-request.js'],
 	testTimeout: 10 * 60 * 1000,
 	maxWorkers: 1,
 };
