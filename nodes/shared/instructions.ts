@@ -105,6 +105,10 @@ export const INSTRUCTIONS = {
 	fixInPanel: {
 		say: (what, where) => `Fix ${what} in the panel${where}, then run again.`,
 	},
+	fixInPanelOnlyThis: {
+		say: (what, where) =>
+			`Fix ${what} in the panel${where}, then run the workflow again with only this item (for example, its row alone in the input): the other items of this run were sent, and a new run holds them back only if their dates come out the same.`,
+	},
 	addChannel: { say: 'add at least one channel' },
 	customKeyFieldExists: {
 		say: 'Check that the field the key reads exists on this item.',

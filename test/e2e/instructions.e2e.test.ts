@@ -16,6 +16,11 @@ const parameters = (overrides: Json = {}, channel: Json = {}) =>
 const FIX_IN_PANEL = e2e.campaignWorkflow('insFix', 'Instructions: fix in the panel', e2e.namedItems('fix', 3), {
 	lbaParameters: parameters({}, { message: "={{ $json.name === 'fix-2' ? 'x'.repeat(189) : 'Promo!' }}" }),
 });
+/** The same refusal with On Error → Continue: the other items are sent in the same run. */
+const FIX_CONTINUE = e2e.campaignWorkflow('insFixGoOn', 'Instructions: fix in the panel, On Error Continue', e2e.namedItems('goon', 3), {
+	lbaParameters: parameters({}, { message: "={{ $json.name === 'goon-2' ? 'x'.repeat(189) : 'Promo!' }}" }),
+	lbaSettings: { onError: 'continueRegularOutput' },
+});
 const KEY_MISSING = e2e.campaignWorkflow('insKey', 'Instructions: custom key', e2e.namedItems('key', 3), {
 	lbaParameters: parameters({ duplicateProtection: 'customKey', idempotencyKey: "={{ $json.storeId + '-' + $today.toISODate() }}" }),
 });
@@ -132,6 +137,7 @@ const WORKFLOWS = [
 	RESEND_LEFT_ON,
 	SEND_AGAIN,
 	FIX_IN_PANEL,
+	FIX_CONTINUE,
 	KEY_MISSING,
 	MAX_SMS,
 	MAX_CAMPAIGNS,
@@ -263,6 +269,24 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 		await setLba(FIX_IN_PANEL.id, (p) => ({ ...p, channels: { channel: [{ ...p.channels.channel[0], message: 'Promo!' }] } }));
 		expect((await steps.run(FIX_IN_PANEL.id)).status).toBe('success');
 		expect(countsOf(await steps.journal('fix'))).toEqual(once('fix', 3));
+	});
+
+	test('On Error → Continue, a message too long in item 2 of 3, $now dates: items 1 and 3 are sent; its advice followed (fixed, run again with only its row): 3 campaigns, each once (issue 60: "then run again" would have billed items 1 and 3 twice)', async () => {
+		e2e.follows('fixInPanelOnlyThis');
+		const run = await steps.run(FIX_CONTINUE.id);
+		expect(run.status).toBe('success');
+		const [first, refusedItem, third] = run.output(LBA);
+		expect([first.status, third.status]).toEqual(['Published', 'Published']);
+		expect(String(refusedItem.error)).toMatch(/^Item 2 › Channel 1 › Message: 189 of 160 characters .*Not sent; the other items go on\.$/);
+		expect(String(refusedItem.description)).toMatch(
+			/^Fix it in the panel, then run the workflow again with only this item \(for example, its row alone in the input\): the other items of this run were sent, and a new run holds them back only if their dates come out the same\./,
+		);
+		expect(countsOf(await steps.journal('goon'))).toEqual({ 'goon-1': 1, 'goon-3': 1 });
+		// Fixed in the panel, and the input reduced to its row, as the advice says; then run again.
+		await setLba(FIX_CONTINUE.id, (p) => ({ ...p, channels: { channel: [{ ...p.channels.channel[0], message: 'Promo!' }] } }));
+		await steps.setNode(FIX_CONTINUE.id, 'Campaigns to send', (node: Json) => ({ ...node, parameters: { ...node.parameters, jsCode: "return [{ json: { name: 'goon-2' } }];" } }));
+		expect((await steps.run(FIX_CONTINUE.id)).status).toBe('success');
+		expect(countsOf(await steps.journal('goon'))).toEqual(once('goon', 3));
 	});
 
 	test('a Custom Key with a missing field: "Use a field every item has (check its name in the input)": 3 campaigns, each once; run again: none more', async () => {

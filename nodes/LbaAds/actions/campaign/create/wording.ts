@@ -100,6 +100,9 @@ export function invalidCampaign(ctx: IExecuteFunctions, itemIndex: number, probl
 		({ field, message, panel }) => `${itemLabel(itemIndex)} › ${readableField(field, campaignLabel)}: ${panel} (API: ${field} ${message})`,
 	);
 	const categories = problems.some(({ field }) => field === 'categoryId') ? ` Categories: ${CATEGORY_LIST}.` : '';
-	const fix = runsAsTool(ctx) ? '' : SAY.fixInPanel(problems.length === 1 ? 'it' : 'them', fromJson ? ' (in Campaign (JSON))' : '');
+	const what = problems.length === 1 ? 'it' : 'them';
+	const where = fromJson ? ' (in Campaign (JSON))' : '';
+	// With On Error → Continue the other items were sent: a new run of them all may send them again ($now dates).
+	const fix = runsAsTool(ctx) ? '' : ctx.continueOnFail() ? SAY.fixInPanelOnlyThis(what, where) : SAY.fixInPanel(what, where);
 	return refusal(ctx, itemIndex, parts, `${fix}${categories}`.trim());
 }

@@ -109,7 +109,9 @@ describe('Campaign > Create', () => {
 		const unknownField = await run(JSON.stringify({ name: 'A', description: 'B', categoryId: 10, channels: [channel()], budget: 5 }));
 		expect(unknownField.items[0].json).toEqual({
 			error: 'Item 1 › Campaign (JSON): unknown field "budget" (API: campaign has unknown field "budget"). Not sent; the other items go on.',
-			description: "Fix it in the panel (in Campaign (JSON)), then run again. Item 1 is the 1st input item (n8n's error details show Item Index 0).",
+			// On Error → Continue: the other items went on, so "run again" would send them again with $now dates (issue 60).
+			description:
+				"Fix it in the panel (in Campaign (JSON)), then run the workflow again with only this item (for example, its row alone in the input): the other items of this run were sent, and a new run holds them back only if their dates come out the same. Item 1 is the 1st input item (n8n's error details show Item Index 0).",
 		});
 		expect(await requests(context, { path: '/lba/campaign' })).toHaveLength(0);
 	});
