@@ -516,6 +516,12 @@ e2e.describeE2E(`one execution as n8n means it, in real n8n ${e2e.n8nVersion()}`
 		// Not in LBA Ads: the user frees it (Mode → Forget Sent Campaigns, Some Keys), then Retries.
 		const saved = await rest.getWorkflow(id);
 		const create = saved.nodes.find((node: Json) => node.name === LBA).parameters;
+		// First a key of another node's (it matches nothing here): the output and its hint say where to copy from.
+		await setNode(id, LBA, (node) => ({ ...node, parameters: { ...create, runMode: 'forget', forgetWhat: 'keys', forgetKeys: `retry:v4:${'0'.repeat(64)}` } }));
+		const wrong = await run(id);
+		expect(wrong.output(LBA)[0].message).toBe("No key matched anything in this node's history: nothing was forgotten. Copy forgetKeys from an item of this same node's output (each node keeps its own history).");
+		expect(JSON.stringify(wrong.run.resultData.runData[LBA][0].hints ?? [])).toContain("Use forgetKeys from an item of this same node's output.");
+		expect(await journal(prefix)).toEqual(beforeForget);
 		await setNode(id, LBA, (node) => ({ ...node, parameters: { ...create, runMode: 'forget', forgetWhat: 'keys', forgetKeys: keys } }));
 		expect((await run(id)).status).toBe('success');
 		await setNode(id, LBA, (node) => ({ ...node, parameters: create }));

@@ -227,7 +227,7 @@ e2e.describeE2E(`every instruction is a journey: refusals' advice followed to th
 	});
 
 	test("Resend left on in a published workflow: the webhook's run is refused before sending; its advice followed (Resend off, saved, published): the next call sends nothing twice; 2 campaigns, the second sent on purpose from the editor (issue 60)", async () => {
-		e2e.follows('resendOff');
+		e2e.follows('resendOff', 'resendOffAfter', 'pageResendOff');
 		const call = async () => {
 			const before = (await setup!.rest.listExecutions(RESEND_LEFT_ON.id)).length;
 			const res = await fetch(`${setup!.n8n!.baseUrl}/webhook/instructions-resend`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
