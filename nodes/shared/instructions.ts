@@ -266,7 +266,7 @@ export const INSTRUCTIONS = {
 
 	// The user page (docs/duplicate-protection.md), word for word.
 	pageRetrySteps: {
-		say: 'Open Executions, pick the failed execution, click Retry, then Retry with original workflow.',
+		say: 'Open Executions, pick the failed execution, click Retry, then Retry with original workflow (after a saved fix: with currently saved workflow).',
 		page: true,
 	},
 	pageRetryAgain: { say: 'If the Retry fails too, Retry it the same way.', page: true },
@@ -275,7 +275,7 @@ export const INSTRUCTIONS = {
 		page: true,
 	},
 	pageNoRetryAfterNewRun: {
-		say: 'Do not Retry the failed execution after that: it would send them once more.',
+		say: 'If you already ran it again, never Retry the failed execution: it would send them once more.',
 		withoutJourney: "The journey would bill campaigns twice on purpose to show the harm; marketer-paths.e2e › 6. follows the safe way (a new run after Stop, with a key per day).",
 		page: true,
 	},
@@ -318,12 +318,12 @@ export const INSTRUCTIONS = {
 	pageSaveFirst: { say: 'Save the workflow first.', page: true },
 	pageFixOrCheck: { say: 'Fix it, or check in LBA Ads.', page: true },
 	pageSendOneAgain: {
-		say: "On the same Create node, set Mode → Send One Again, paste the held item's sendAgainKey, click Execute step, then set Mode back to Publish.",
+		say: "On the same Create node, set Mode → Send One Again, paste the held item's sendAgainKey into Send Again Key, click Execute step, then set Mode back to Publish.",
 		page: true,
 	},
 	pageResendOff: { say: 'Turn it off again after that run.', page: true },
 	pageForget: {
-		say: "Set Mode → Forget Sent Campaigns on the same Create node, choose Some Keys and paste the held item's forgetKeys (copy them first), click Execute step, then set Mode back to Publish.",
+		say: "Copy the held item's whole forgetKeys from the output, then set Mode → Forget Sent Campaigns on the same Create node, choose Some Keys, paste it into Keys to Forget, click Execute step, then set Mode back to Publish.",
 		page: true,
 	},
 	pageNotOperation: { say: 'Do not switch the Operation to Forget Sent:', page: true },
