@@ -49,9 +49,10 @@ describe('Campaign > Create: a window that is over', () => {
 	});
 
 	it('a Send From ten minutes past is said too (a minute of grace, not an hour): the channel starts at once (issue 58)', async () => {
-		const justPast = channel({ startDate: '={{ $now.minus({ minutes: 10 }).toISO() }}', endDate: '={{ $now.plus({ days: 1 }).toISO() }}' });
-		const dry = await runNode(context, preview(createParameters({ options: { allowNightStart: true } }, [justPast])), [{}], { timezone: 'Asia/Jakarta' });
-		expect(dry.items[0].json.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^Channel 1: Send From \(.+\) has passed, so this channel starts sending at once/)]));
+		// The node's clock here is the tests' fixed 2026-11-26 09:00 WIB (setup.ts): ten minutes before it.
+		const justPast = channel({ startDate: '2026-11-26T08:50:00+07:00', endDate: '2026-11-26T18:00:00+07:00' });
+		const dry = await runNode(context, preview(createParameters({}, [justPast])), [{}], { timezone: 'Asia/Jakarta' });
+		expect(dry.items[0].json.warnings).toEqual([expect.stringMatching(/^Channel 1: Send From \(2026-11-26 08:50 WIB\) has passed, so this channel starts sending at once/)]);
 	});
 
 	it('a Send From that has passed starts at once: sent as written, and said in the output and a hint, in Publish and Preview', async () => {
