@@ -80,6 +80,11 @@ export const INSTRUCTIONS = {
 		withoutJourney:
 			"No path a user takes in n8n 2.40.7 runs the node in a workflow without an id (read in its compiled source: the editor saves a new workflow before its first run; webhooks, Retry, MCP, Chat Hub and an AI Agent's tools run saved workflows; the CLI's execute takes --id only). The one exception is the Agents module (off unless N8N_ENABLED_MODULES=agents), where the node stops earlier and no workflow can be saved. n8n 1.x and the engine harness show it (test/nodes).",
 	},
+	agentsModuleUseWorkflow: {
+		say: "Give it to an AI Agent node in a workflow as a tool (the agent's Tools), or use the Create node in a workflow: there the node runs in an execution.",
+		withoutJourney:
+			"The Agents module is off unless N8N_ENABLED_MODULES=agents, and n8n 2.40.7 marks it experimental; test/nodes stages its ephemeral run (no execution data), and ai-agent.e2e follows the way it advises (an AI Agent node's tool in a workflow).",
+	},
 	checkPossiblySent: {
 		say: 'check them in LBA Ads before sending any of them again.',
 		withoutJourney:

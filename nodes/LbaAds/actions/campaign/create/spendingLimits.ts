@@ -79,6 +79,24 @@ export function refuseOverSmsLimit(ctx: IExecuteFunctions, itemIndex: number, sp
 	);
 }
 
+/**
+ * The node's own memory in this execution. n8n's Agents module (N8N_ENABLED_MODULES=agents) runs a
+ * node tool with no execution at all, where n8n's getContext fails with "`executionData` is not
+ * initialized": said instead in words that name the module and what to do (issue 58).
+ */
+function executionMemory(ctx: IExecuteFunctions): IDataObject {
+	try {
+		return ctx.getContext('node') as IDataObject;
+	} catch (error) {
+		if (!/executionData. is not initialized/.test((error as Error).message)) throw error;
+		throw new NodeOperationError(
+			ctx.getNode(),
+			"Create Campaign cannot run in n8n's Agents module: it runs the node without an execution, where its spending limits and duplicate protection cannot be kept; nothing was sent",
+			{ description: SAY.agentsModuleUseWorkflow },
+		);
+	}
+}
+
 /** Campaigns this node already let through in this execution (earlier runs: loops, an agent's earlier calls). */
 const SENT_IN_EXECUTION = 'lbaCampaignsAllowed';
 
@@ -89,7 +107,7 @@ const SENT_IN_EXECUTION = 'lbaCampaignsAllowed';
 export function reserveCampaigns(ctx: IExecuteFunctions, toSend: Array<{ itemIndex: number; spending: Spending }>): void {
 	if (!toSend.length) return;
 	const max = toSend[0].spending.maxCampaignsPerExecution;
-	const context = ctx.getContext('node') as IDataObject;
+	const context = executionMemory(ctx);
 	const earlier = Number(context[SENT_IN_EXECUTION] ?? 0);
 	if (max && earlier + toSend.length > max) {
 		const first = toSend[Math.max(0, max - earlier)];
@@ -108,7 +126,7 @@ export function reserveCampaigns(ctx: IExecuteFunctions, toSend: Array<{ itemInd
 
 /** What a dry run shows of the limits: the figures, and which limit would refuse the campaign. */
 export function spendingPreview(ctx: IExecuteFunctions, spending: Spending): IDataObject {
-	const earlier = Number((ctx.getContext('node') as IDataObject)[SENT_IN_EXECUTION] ?? 0);
+	const earlier = Number(executionMemory(ctx)[SENT_IN_EXECUTION] ?? 0);
 	const wouldBeRefusedBy: string[] = [];
 	if (smsLimitProblem(spending)) wouldBeRefusedBy.push(`Max SMS per Campaign (${count(spending.maxSmsPerCampaign)})`);
 	if (spending.maxCampaignsPerExecution && earlier + 1 > spending.maxCampaignsPerExecution) {
