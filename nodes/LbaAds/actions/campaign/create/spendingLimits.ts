@@ -88,7 +88,7 @@ function executionMemory(ctx: IExecuteFunctions): IDataObject {
 	try {
 		return ctx.getContext('node') as IDataObject;
 	} catch (error) {
-		if (!/executionData. is not initialized/.test((error as Error).message)) throw error;
+		if (!/executionData. is not initialized/.test((error as Error).message)) throw new NodeOperationError(ctx.getNode(), error as Error);
 		throw new NodeOperationError(
 			ctx.getNode(),
 			"Create Campaign cannot run in n8n's Agents module: it runs the node without an execution, where its spending limits and duplicate protection cannot be kept; nothing was sent",
