@@ -309,6 +309,42 @@ describe("a sub-workflow's execution is its caller's", () => {
 		offsetMs = before; // the other tests' $now dates by day again
 	});
 
+	it("issue 59: a quarter-hour grid of one promo from $now.startOf('hour') computed in a child: retried within the hour, the created slot is held; retried after hh:00, it is neither held nor sent but named (unclear), the others sent once", async () => {
+		const grid = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [channel({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })]);
+		// The child's rows, as a Set node computing $now.startOf('hour').plus(…) gives them (whole minutes).
+		const rows = (name: string) => {
+			const hour = DateTime.fromMillis(Date.now() + luxonOffset(), { zone: 'Asia/Jakarta' }).startOf('hour').plus({ hours: 2 });
+			return [15, 30, 45].map((minutes) => ({ name, start: hour.plus({ minutes }).toISO(), end: hour.plus({ hours: 6, minutes }).toISO() }));
+		};
+		const startsOf = async (name: string) => (await campaigns(context)).filter((c) => c.request.name === name).map((c) => String((c.request.channels as IDataObject[])[0].startDate).slice(11, 16));
+		const toTheHour = () => {
+			const now = DateTime.fromMillis(Date.now() + luxonOffset(), { zone: 'Asia/Jakarta' });
+			offsetMs += now.endOf('hour').toMillis() + 1 - now.toMillis() - 2 * 60_000; // 2 minutes before hh:00
+		};
+		const before = offsetMs;
+		// Within the hour: the Retry computes the same slots; the created one is held as created.
+		toTheHour();
+		const callerA = await callerContext();
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+		expect(errorOf(await run(grid, rows('qa'), calledBy(callerA, '911')))).toBeDefined();
+		offsetMs += 30_000;
+		const within = await run(grid, rows('qa'), calledBy(JSON.parse(JSON.stringify(callerA)), '912'));
+		expect(outcomes(within.items)).toEqual(['retry:created', 'Published', 'Published']);
+		// Across hh:00: every slot an hour on. The created one may be its own slot moved, or the next
+		// grid's; the node cannot tell, so it neither sends it nor calls it created.
+		toTheHour();
+		const callerB = await callerContext();
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+		expect(errorOf(await run(grid, rows('qb'), calledBy(callerB, '921')))).toBeDefined();
+		const [created] = (await campaigns(context)).filter((c) => c.request.name === 'qb');
+		offsetMs += 4 * 60_000; // 2 minutes past hh:00
+		const across = await run(grid, rows('qb'), calledBy(JSON.parse(JSON.stringify(callerB)), '922'));
+		expect(across.items[0]).toMatchObject({ skipped: true, earlierOutcome: 'unclear', mayBeCampaignId: created.campaignId });
+		expect(across.items.slice(1).map((json) => json.status)).toEqual(['Published', 'Published']);
+		expect((await startsOf('qb')).length).toBe(3); // the created slot, and the two the Retry sent: none twice
+		offsetMs = before; // the other tests' clock
+	});
+
 	it('a parent that calls the child once per slot (Loop Over Items -> Execute Workflow), the same promo at 09:00 and 09:05: both sent in the first run, neither held as the other (issue 59)', async () => {
 		const caller = await callerContext();
 		const slotDates = createParameters({ name: 'slot-promo' }, [channel({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })]);
