@@ -193,10 +193,10 @@ export const INSTRUCTIONS = {
 		say: "Set Mode back to Publish afterwards; the campaign's setup below is kept.",
 	},
 	resendOffAfter: {
-		say: 'Only in a run started from the editor or a Retry; any other run is refused. To send one campaign again, use Mode → Send One Again instead. Turn it off again after that run',
+		say: 'Only in a run started from the editor (or its Retry); any other run is refused. To send one campaign again, use Mode → Send One Again instead. Turn it off again after that run',
 	},
 	resendKeysEmptyAfter: {
-		say: "Paste the forgetKeys of each held-back item to send again (copied from this node's output): only those items are sent again, billed again, in a run started from the editor or a Retry (any other run is refused). Empty it after that run.",
+		say: "Paste the forgetKeys of each held-back item to send again (copied from this node's output): only those items are sent again, billed again, in a run started from the editor or its Retry (any other run is refused). Empty it after that run.",
 	},
 	pasteKeysToForget: {
 		say: "Paste the keys to forget: the forgetKeys of a held-back or created item, copied from this node's output before switching its Mode.",

@@ -61,6 +61,16 @@ function retriedContext(ctx: IExecuteFunctions): { context?: Context; prefix: st
 }
 
 /**
+ * How the execution the user would retry was first started (n8n writes the mode into the context
+ * it establishes, `source`, and a Retry copies it): the caller's in a sub-execution. Without a
+ * context (an engine that sets none), this run's own mode.
+ */
+export function startedAs(ctx: IExecuteFunctions): string {
+	const source = retriedContext(ctx).context?.source;
+	return typeof source === 'string' ? source : ctx.getMode();
+}
+
+/**
  * The execution the user retries, as text. Without a context (an engine that sets none), the
  * earliest start in the run data, which a Retry also keeps, and then the execution id, which
  * Retry On Fail keeps.
@@ -255,9 +265,11 @@ function numbered(
 			}
 		}
 	}
-	// Equally well explained, a move across a boundary the clock crossed beats no move at all (no unit
-	// begun "explains" a zero move): a $today series retried after midnight is each day its own.
-	for (const { record, campaign } of pairs.sort((a, b) => a.off - b.off || b.move - a.move)) {
+	// Equally well explained: a move beats no move at all (no unit begun "explains" a zero move: a
+	// $today series retried after midnight is each day its own), and the smaller move the larger (an
+	// hourly grid retried across midnight moved an hour, not a day onto the slot 23 hours later).
+	const byMove = (a: { move: number }, b: { move: number }) => Number(a.move === 0) - Number(b.move === 0) || a.move - b.move;
+	for (const { record, campaign } of pairs.sort((a, b) => a.off - b.off || byMove(a, b))) {
 		if (!open.has(record) || matched.has(campaign) || unclear?.has(campaign)) continue;
 		open.delete(record);
 		// Whole minutes from data computed again (a sheet's 09:00, or $today's): the same campaign
@@ -269,13 +281,15 @@ function numbered(
 		}
 		matched.set(campaign, record.ordinal!);
 	}
-	// The others: in a Retry, their own dates (the same campaign, if another Retry of this execution
-	// sent it with these dates; else a new one); in a first run, the numbers nothing sent holds.
+	// The others: in a Retry, whole-minute dates (a sheet's, a grid's) are their own number: the same
+	// campaign if another Retry of this execution sent it with these dates, else a new one. Dates with
+	// seconds ($now's) come out anew in every Retry, so they keep the numbers nothing sent holds, in
+	// order, as in a first run: another Retry that sent the same rows numbered them the same.
 	const taken = new Set<Ordinal>(sent.map((record) => record.ordinal!));
 	let next = 0;
 	for (const campaign of ordered) {
 		if (matched.has(campaign)) continue;
-		if (byOwnDates) {
+		if (byOwnDates && campaign.dates.every((date) => date % 60_000 === 0)) {
 			let own: Ordinal = `d:${campaign.dates.join()}`;
 			for (let repeat = 2; taken.has(own); repeat++) own = `d:${campaign.dates.join()}#${repeat}`;
 			taken.add(own);

@@ -555,21 +555,32 @@ describe("the user's ways out", () => {
 		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
 	});
 
-	it('Resend or Resend Keys left on in a scheduled run, a webhook or a sub-workflow: the run is refused before anything is sent, naming the items; Resend Keys that match nothing change nothing (issue 60)', async () => {
+	it('Resend or Resend Keys left on in a scheduled run, a webhook, its Retry or a sub-workflow it calls: refused before anything is sent, naming the items; from the editor (its sub-workflows too) it resends; Resend Keys that match nothing change nothing (issue 60)', async () => {
 		await run(fixed, six.slice(0, 2));
 		await nextSecond();
+		const resend = { ...fixed, options: { concurrency: 1, resend: true } };
 		for (const mode of ['trigger', 'webhook'] as const) {
-			const scheduled = await run({ ...fixed, options: { concurrency: 1, resend: true } }, six.slice(0, 2), { mode });
+			const scheduled = await run(resend, six.slice(0, 2), { mode });
 			expect(errorOf(scheduled)?.message).toBe(
-				`Options › Resend (or Resend Keys) would send items 1, 2 again in this ${mode} execution; nothing was sent. Resend works only in a run started from the editor or in a Retry, so that no schedule, webhook or calling workflow bills the same campaigns again at every run`,
+				`Options › Resend (or Resend Keys) would send items 1, 2 again in this ${mode} execution; nothing was sent. Resend works only in a run started from the editor (its Retry, or a sub-workflow it calls, included), so that no schedule, webhook or chat bills the same campaigns again at every run`,
 			);
 		}
+		// The webhook's failed execution retried "with original workflow": still Resend on, still refused.
+		const fromWebhook = await run(resend, six.slice(0, 2), { mode: 'webhook' });
+		const retried = await run(resend, six.slice(0, 2), retryOf(fromWebhook.run));
+		expect(errorOf(retried)?.message).toMatch(/^Options › Resend \(or Resend Keys\) would send items 1, 2 again in this retry \(of a webhook\) execution; nothing was sent\./);
 		const held = await run(fixed, six.slice(0, 2));
-		const keyed = await run({ ...fixed, options: { concurrency: 1, resendKeys: String(held.items[1].forgetKeys) } }, six.slice(0, 2), calledBy(await callerContext(), '701'));
-		expect(errorOf(keyed)?.message).toMatch(/^Options › Resend \(or Resend Keys\) would send item 2 again in this integrated execution; nothing was sent\./);
-		const unmatched = await run({ ...fixed, options: { concurrency: 1, resendKeys: String(held.items[1].forgetKeys) } }, six.slice(2, 3), { mode: 'trigger' });
+		// A sub-workflow a webhook's execution calls: refused; one the editor's run calls: it resends.
+		const webhookCaller = (await context.n8n.runWorkflow({ nodes: [manualTrigger(), noOp('Execute Workflow')], connections: chain('Start', 'Execute Workflow') }, { workflowId: 'parent', mode: 'webhook' })).run.data.executionData!.runtimeData as unknown as IDataObject;
+		const keyed = { ...fixed, options: { concurrency: 1, resendKeys: String(held.items[1].forgetKeys) } };
+		const child = await run(keyed, six.slice(0, 2), calledBy(webhookCaller, '701'));
+		expect(errorOf(child)?.message).toMatch(/^Options › Resend \(or Resend Keys\) would send item 2 again in this integrated \(of a webhook\) execution; nothing was sent\./);
+		const unmatched = await run({ ...keyed }, six.slice(2, 3), { mode: 'trigger' });
 		expect(outcomes(unmatched.items)).toEqual(['Published']);
 		expect((await sentCounts()).sort()).toEqual([1, 1, 1]);
+		const fromEditor = await run(keyed, six.slice(0, 2), calledBy(await callerContext(), '702'));
+		expect(outcomes(fromEditor.items)).toEqual(['held:created', 'Published']);
+		expect((await sentCounts()).sort()).toEqual([1, 1, 2]);
 	});
 
 	it('Execute step with Resend on: sent', async () => {

@@ -267,6 +267,18 @@ describe('what pairs a Retry\'s campaign with what was sent (issue 58: each rule
 		expect([again.get(0)!.key, again.get(1)!.key]).toEqual([first.get(0)!.key, first.get(1)!.key]);
 	});
 
+	it("an hourly grid of $now.startOf('hour') retried across midnight in WIB: each slot moved an hour, none taken for the slot 23 hours later (a day's move explains that pair as well)", () => {
+		const stage = { context: defaultContext() };
+		const ctx = context(stage);
+		const slotAt = (hour: number, shift = 0) => [Date.UTC(2026, 11, 2, 0) + (hour + shift) * H, Date.UTC(2026, 11, 2, 3) + (hour + shift) * H];
+		const read = Date.UTC(2026, 11, 1, 16, 58); // 23:58 WIB
+		const first = retryKeysOf(ctx, Array.from({ length: 30 }, (_, hour) => ({ ...campaign(hour, 'G'), dates: slotAt(hour), evaluatedAt: read })), TARGET, 'ownClock');
+		for (let hour = 0; hour < 30; hour++) rememberSending(ctx, first.get(hour)!, slotAt(hour), read);
+		const retried = context({ context: JSON.parse(JSON.stringify(stage.context)) });
+		const again = retryKeysOf(retried, Array.from({ length: 30 }, (_, hour) => ({ ...campaign(hour, 'G'), dates: slotAt(hour, 1), evaluatedAt: read + 4 * 60_000 })), TARGET, 'ownClock');
+		expect(Array.from({ length: 30 }, (_, hour) => again.get(hour)!.key)).toEqual(Array.from({ length: 30 }, (_, hour) => first.get(hour)!.key));
+	});
+
 	it('fixed dates: the same dates are the same campaign in a Retry (its recorded number); other dates of that shape are another campaign', () => {
 		const stage = { context: defaultContext() };
 		const ctx = context(stage);

@@ -10,7 +10,7 @@ import { runsAsTool } from '../../../helpers/aiTool';
 import { isValidZone, posixOffsetZone, readInZone, workflowZone } from '../../../helpers/dates';
 import { INDONESIAN_ZONES } from '../../../helpers/indonesianZones';
 import { contentKey, customKey, serviceTarget, type ProtectionMode } from '../../../duplicateProtection/keys';
-import { createdFor, inSubExecution, retryKeysOf, type CreatedRecord, type DatesOrigin, type RetryIdentity } from '../../../duplicateProtection/itemOrigin';
+import { createdFor, inSubExecution, retryKeysOf, startedAs, type CreatedRecord, type DatesOrigin, type RetryIdentity } from '../../../duplicateProtection/itemOrigin';
 import { datesReadClock } from './clockDates';
 import { keysFromUser } from '../../../duplicateProtection/keys';
 import { previewMode } from './runMode';
@@ -147,8 +147,6 @@ function datesOrigin(ctx: IExecuteFunctions): DatesOrigin {
 	return inSubExecution(ctx) ? 'unknown' : 'fixed';
 }
 
-/** The executions a person starts, one at a time: Resend may bill campaigns again only there. */
-const RESEND_MODES = ['manual', 'retry'];
 
 /**
  * Refuses the run, before anything is sent, when Options › Resend (or Resend Keys) would send a
@@ -156,13 +154,16 @@ const RESEND_MODES = ['manual', 'retry'];
  * it would bill the same campaigns at every run, unnoticed (issue 60).
  */
 export function refuseResendUnattended(ctx: IExecuteFunctions, prepared: Array<{ itemIndex: number; request: CreateRequest }>): void {
-	const mode = ctx.getMode();
-	if (RESEND_MODES.includes(mode)) return;
+	// Not this run's mode alone: a Retry of a webhook's execution (mode "retry") runs the workflow as
+	// that execution saved it, Resend on; a sub-workflow is "integrated" whoever ran its caller.
+	const started = startedAs(ctx);
+	if (started === 'manual') return;
+	const mode = started === ctx.getMode() ? ctx.getMode() : `${ctx.getMode()} (of a ${started})`;
 	const resent = prepared.filter(({ request }) => request.resend && !request.dryRun).map(({ itemIndex }) => itemIndex + 1);
 	if (!resent.length) return;
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`Options › Resend (or Resend Keys) would send item${resent.length > 1 ? 's' : ''} ${resent.join(', ')} again in this ${mode} execution; nothing was sent. Resend works only in a run started from the editor or in a Retry, so that no schedule, webhook or calling workflow bills the same campaigns again at every run`,
+		`Options › Resend (or Resend Keys) would send item${resent.length > 1 ? 's' : ''} ${resent.join(', ')} again in this ${mode} execution; nothing was sent. Resend works only in a run started from the editor (its Retry, or a sub-workflow it calls, included), so that no schedule, webhook or chat bills the same campaigns again at every run`,
 		{
 			itemIndex: resent[0] - 1,
 			description: SAY.resendOff,
