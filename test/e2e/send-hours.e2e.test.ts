@@ -79,22 +79,27 @@ e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8
 	const executeStep = () => e2e.executeStepInPanel(page, rest);
 	/**
 	 * Ctrl+S, then REST holds the node's channels with these Send From / Send Until (the editor has
-	 * them: a lasting state). Pressed again every 5 s while it does not, as a user presses Save again
-	 * when nothing shows it saved: on a loaded machine (CI at load 15) one press was lost once.
+	 * them: a lasting state). While it does not, every 5 s, as a user who sees a date saved wrong:
+	 * the fields REST holds wrong are typed again, then Save pressed again. On a loaded machine (CI at
+	 * load 8 to 15) one press was lost once, and once the editor kept "2036-1" of a date typed whole.
 	 */
 	async function saveWithDates(dates: Array<[string, string]>): Promise<void> {
 		await page.keyboard.press('ControlOrMeta+s');
-		const deadline = Date.now() + 30_000;
+		const deadline = Date.now() + 45_000;
 		let pressed = Date.now();
 		for (;;) {
+			const node = (await rest.getWorkflow(WORKFLOW.id)).nodes.find((each: Json) => each.name === NODE);
+			const stored: Array<[string, string]> = (node?.parameters?.channels?.channel ?? []).map((each: Json) => [each.startDate, each.endDate]);
+			if (JSON.stringify(stored) === JSON.stringify(dates)) return;
+			if (Date.now() > deadline) throw new Error(`the editor did not save the dates: ${JSON.stringify(stored)}`);
 			if (Date.now() - pressed > 5_000) {
+				for (const [index, [startDate, endDate]] of dates.entries()) {
+					if (stored[index]?.[0] !== startDate) await typeDate('startDate', index, startDate);
+					if (stored[index]?.[1] !== endDate) await typeDate('endDate', index, endDate);
+				}
 				await page.keyboard.press('ControlOrMeta+s');
 				pressed = Date.now();
 			}
-			const node = (await rest.getWorkflow(WORKFLOW.id)).nodes.find((each: Json) => each.name === NODE);
-			const stored = (node?.parameters?.channels?.channel ?? []).map((each: Json) => [each.startDate, each.endDate]);
-			if (JSON.stringify(stored) === JSON.stringify(dates)) return;
-			if (Date.now() > deadline) throw new Error(`the editor did not save the dates: ${JSON.stringify(stored)}`);
 			await new Promise((resolve) => setTimeout(resolve, 300));
 		}
 	}
