@@ -35,12 +35,14 @@ export function isValidZone(zone: string): boolean {
 
 /**
  * How far a date rounded to the hour or the day (`$now.startOf('hour')`, `$today`) moved between
- * two instants, in each of `zones`: the hours begun, then the days begun in each zone (ms).
+ * two instants, in each of `zones` and UTC: the hours begun, then the days begun (ms). Hours are
+ * counted in each zone too: a zone half an hour off UTC (India's) begins its hours at hh:30 UTC.
  */
 export function unitsBegun(fromMs: number, toMs: number, zones: string[]): number[] {
 	const begun = (unit: 'day' | 'hour', zone: string) =>
 		DateTime.fromMillis(toMs, { zone }).startOf(unit).toMillis() - DateTime.fromMillis(fromMs, { zone }).startOf(unit).toMillis();
-	return [begun('hour', 'UTC'), ...zones.map((zone) => begun('day', zone))];
+	const all = [...new Set(['UTC', ...zones])];
+	return [...new Set(all.map((zone) => begun('hour', zone)))].concat(all.map((zone) => begun('day', zone)));
 }
 
 /**

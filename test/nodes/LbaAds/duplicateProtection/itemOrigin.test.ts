@@ -4,6 +4,7 @@
  * among identical ones in order of their dates), and nothing of where its item sat. (The
  * engine-level proofs are in identity.test.ts, the real-n8n ones in test/e2e.)
  */
+import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
@@ -33,6 +34,8 @@ interface Stage {
 	runData?: IDataObject;
 	/** n8n's execution mode: 'retry' for the executions list's Retry. */
 	mode?: string;
+	/** The workflow's timezone setting: a zone, or n8n's Default (the instance's zone, New York: n8n's own default). */
+	workflowTimezone?: string;
 }
 
 const defaultContext = (): IDataObject => ({ version: 1, establishedAt: 1_700_000_000_000, source: 'manual', [EXECUTION_MARK]: 'run-a' });
@@ -46,6 +49,9 @@ function context(stage: Stage = {}): IExecuteFunctions {
 		getExecutionId: () => stage.executionId ?? '17',
 		getMode: () => stage.mode ?? 'manual',
 		getExecutionContext: () => executionContext,
+		...(stage.workflowTimezone
+			? { getTimezone: () => (stage.workflowTimezone === 'DEFAULT' ? 'America/New_York' : stage.workflowTimezone), getWorkflowSettings: () => ({ timezone: stage.workflowTimezone }) }
+			: {}),
 		runExecutionData: { resultData: { runData: stage.runData ?? {} }, parentExecution: stage.parentExecution },
 	} as unknown as IExecuteFunctions;
 }
@@ -296,6 +302,60 @@ describe('what pairs a Retry\'s campaign with what was sent (issue 58: each rule
 		const preparedAt = Date.now() - 15 * 60_000;
 		rememberSending(ctx, identity, [at(2), at(50)], preparedAt);
 		expect(sentFor(ctx, identity.key)?.at).toBe(preparedAt);
+	});
+});
+
+describe("a $today series retried across midnight in WITA, WIT and the workflow's zone (n8n's Default: the instance's, New York)", () => {
+	// Each zone's midnight is a day begun in that zone alone: in no other of the clock's zones, and
+	// not an hour's move. 09:00 to 18:00 local, days 2 to 4, read at 23:58 local on day 1.
+	const CASES: Array<[string, string, Stage]> = [
+		['WITA', 'Asia/Makassar', {}],
+		['WIT', 'Asia/Jayapura', {}],
+		["the workflow's zone", 'America/New_York', { workflowTimezone: 'DEFAULT' }],
+	];
+	const local = (zone: string, day: number, hour: number, minute = 0) => DateTime.fromObject({ year: 2026, month: 12, day, hour, minute }, { zone }).toMillis();
+	const series = (zone: string, days: number[], read: number) =>
+		days.map((day, index) => ({ ...campaign(index, 'S'), dates: [local(zone, day, 9), local(zone, day, 18)], evaluatedAt: read }));
+	function sentDays2To4(zone: string, stage: Stage) {
+		const first = { context: defaultContext(), ...stage };
+		const ctx = context(first);
+		const read = local(zone, 1, 23, 58);
+		const keys = retryKeysOf(ctx, series(zone, [2, 3, 4], read), TARGET, 'ownClock');
+		for (const index of [0, 1, 2]) rememberSending(ctx, keys.get(index)!, series(zone, [2, 3, 4], read)[index].dates, read);
+		for (const index of [0, 1, 2]) rememberCreated(ctx, keys.get(index)!.key, `DAY${index + 2}`);
+		return { keys, retried: () => context({ ...stage, context: JSON.parse(JSON.stringify(first.context)) }) };
+	}
+
+	it.each(CASES)('%s: retried before its midnight, the same days: each held as its own campaign', (_label, zone, stage) => {
+		const { keys, retried } = sentDays2To4(zone, stage);
+		const ctx = retried();
+		const again = retryKeysOf(ctx, series(zone, [2, 3, 4], local(zone, 1, 23, 59)), TARGET, 'ownClock');
+		expect([0, 1, 2].map((index) => createdFor(ctx, again.get(index)!.key)?.campaignId)).toEqual(['DAY2', 'DAY3', 'DAY4']);
+		expect([0, 1, 2].map((index) => again.get(index)!.key)).toEqual([0, 1, 2].map((index) => keys.get(index)!.key));
+	});
+
+	it.each(CASES)("%s: retried 5 minutes after its midnight, days 3 to 5: each held as the campaign it was, none as the next day's", (_label, zone, stage) => {
+		const { keys, retried } = sentDays2To4(zone, stage);
+		const ctx = retried();
+		const again = retryKeysOf(ctx, series(zone, [3, 4, 5], local(zone, 2, 0, 3)), TARGET, 'ownClock');
+		expect([0, 1, 2].map((index) => createdFor(ctx, again.get(index)!.key)?.campaignId)).toEqual(['DAY2', 'DAY3', 'DAY4']);
+		expect([0, 1, 2].map((index) => again.get(index)!.key)).toEqual([0, 1, 2].map((index) => keys.get(index)!.key));
+	});
+});
+
+describe("an hourly grid retried across the hour in a workflow zone half an hour off UTC (Asia/Kolkata)", () => {
+	it("$now.startOf('hour') slots, read at 10:58 and retried at 11:03 India time (05:28 and 05:33 UTC, no UTC hour begun): each slot held as its own", () => {
+		const zone = 'Asia/Kolkata';
+		const stage: Stage = { context: defaultContext(), workflowTimezone: zone };
+		const ctx = context(stage);
+		const hourAt = (hour: number) => DateTime.fromObject({ year: 2026, month: 12, day: 2, hour }, { zone }).toMillis();
+		const grid = (from: number, read: number) => [0, 1, 2].map((step) => ({ ...campaign(step, 'K'), dates: [hourAt(from + step), hourAt(from + step + 3)], evaluatedAt: read }));
+		const read = DateTime.fromObject({ year: 2026, month: 12, day: 1, hour: 10, minute: 58 }, { zone }).toMillis();
+		const first = retryKeysOf(ctx, grid(11, read), TARGET, 'ownClock');
+		for (const step of [0, 1, 2]) rememberSending(ctx, first.get(step)!, grid(11, read)[step].dates, read);
+		const retried = context({ ...stage, context: JSON.parse(JSON.stringify(stage.context)) });
+		const again = retryKeysOf(retried, grid(12, read + 5 * 60_000), TARGET, 'ownClock');
+		expect([0, 1, 2].map((step) => again.get(step)!.key)).toEqual([0, 1, 2].map((step) => first.get(step)!.key));
 	});
 });
 
