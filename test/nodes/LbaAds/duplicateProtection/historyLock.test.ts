@@ -315,6 +315,36 @@ describe('the history lock where it is weakest', () => {
 		expect(store.rows.has('breakers|')).toBe(false);
 	}));
 
+	it("a check that finds its row deleted, and loses the insert to another taker, stops: two holders never write at once, and the other's row is left to it", onFakeClock(async () => {
+		const store = new InMemoryDeduplicator();
+		const [lock] = twoProcesses({ leaseMs: 10_000 });
+		const ctx = nodeContext(store, 'race');
+		const result = lock.withHistoryLock(ctx, async (held) => {
+			await ctx.helpers.checkProcessedAndRecord(['first write'], 'node', ENTRIES);
+			await store.clearAllProcessedItems('workflow', { workflow: { id: 'race' } } as never); // a breaker deleted it
+			let answer!: () => void;
+			store.workflowRowsBlockedUntil = new Promise<void>((resolve) => (answer = resolve));
+			const checking = held.check();
+			await sleep(1); // the check has read the row: missing
+			store.rows.set('race|', { mode: 'latestIncrementalKey', data: LOW }); // another taker inserted it first: it holds the lock
+			store.workflowRowsBlockedUntil = undefined;
+			answer();
+			await checking;
+			await ctx.helpers.checkProcessedAndRecord(['never written'], 'node', ENTRIES);
+		});
+		await expect(result).rejects.toThrow(/^Duplicate protection lost its lock on n8n's history while it held it/);
+		expect(store.entries('race', 'lba')).toEqual([InMemoryDeduplicator.hash('first write')]);
+		expect(store.rows.get('race|')).toEqual({ mode: 'latestIncrementalKey', data: LOW });
+	}));
+
+	it('a row that breakers killed at every step but the last left behind (the highest number ours: LOW + 2^50 + 15, as any version of the node may have left it) is still broken after the lease', onFakeClock(async () => {
+		const store = new InMemoryDeduplicator();
+		const [lock] = twoProcesses({ leaseMs: 50 });
+		store.rows.set('steps|', { mode: 'latestIncrementalKey', data: LOW + 2 ** 50 + 15 });
+		await expect(lock.withHistoryLock(nodeContext(store, 'steps'), async () => 'sent')).resolves.toBe('sent');
+		expect(store.rows.has('steps|')).toBe(false); // broken, taken, and released
+	}));
+
 	it('a slow database (every call 60 ms) is no pause: a dead holder\'s row is still broken after the lease', onFakeClock(async () => {
 		const store = new InMemoryDeduplicator();
 		store.rmwDelayMs = 60;
