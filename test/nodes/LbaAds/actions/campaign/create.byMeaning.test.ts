@@ -43,6 +43,19 @@ describe('Campaign > Create: the same campaign by meaning', () => {
 		expect(await campaigns(context)).toHaveLength(3);
 	});
 
+	it("the same window written with its offset and without one (read in its place's zone): one campaign, in the same run and in a later one", async () => {
+		// Kota Makassar is in WITA; on a UTC workflow a date without an offset is read in its place's zone.
+		const makassar = (startDate: string, endDate: string) => channel({ locationId: 7371, startDate, endDate });
+		const withOffset = makassar('2026-12-01T09:00:00+08:00', '2026-12-01T18:00:00+08:00');
+		const asTyped = makassar('2026-12-01 09:00', '2026-12-01 18:00');
+		const result = await runNode(context, channelsFromItem, [{ channels: [withOffset] }, { channels: [asTyped] }], { workflowId: history.workflowId, timezone: 'UTC' });
+		expect(errorOf(result)).toBeUndefined();
+		expect(result.items[1].json).toMatchObject({ skipped: true, earlierOutcome: 'sameRun', idempotencyKey: result.items[0].json.idempotencyKey });
+		const later = await runNode(context, channelsFromItem, [{ channels: [asTyped] }], { workflowId: history.workflowId, timezone: 'UTC' });
+		expect(later.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'created' });
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
 	it('the same message in NFD (a copy from macOS or a CMS) and in NFC: one campaign, sent in NFC as GSM-7', async () => {
 		const byMessage = createParameters({}, [channel({ message: '={{ $json.message }}' })]);
 		const result = await runNode(context, byMessage, [{ message: CAFE.normalize('NFD') }, { message: CAFE }], { workflowId: history.workflowId, timezone: 'Asia/Jakarta' });

@@ -157,6 +157,27 @@ describe('Campaign > Create: the recipients\' local time', () => {
 		expect(result.items[0].json.assumedTimezone).toBeUndefined();
 	});
 
+	it("a plain Send Until (a day, no time) is the end of that day in its place's zone: a one-day window in Makassar runs to 23:59:59 WITA", async () => {
+		const result = await runNode(context, createParameters({}, [channel({ locationId: MAKASSAR, startDate: '2026-12-01 09:00', endDate: '2026-12-02' })]), [{}], { timezone: 'UTC' });
+		expect(errorOf(result)).toBeUndefined();
+		expect(await sentDates()).toEqual(['2026-12-01T09:00:00+08:00 2026-12-02T23:59:59+08:00']);
+	});
+
+	it("one date with an offset and one without, in a channel or across channels: the one without is read in its own place's zone, not WIB", async () => {
+		const mixed = createParameters({}, [
+			channel({ locationId: MAKASSAR, startDate: '2026-12-01T09:00:00+08:00', endDate: '2026-12-01 18:00' }),
+			channel({ locationId: MAKASSAR, startDate: '2026-12-01T09:00:00+08:00', endDate: '2026-12-01T18:00:00+08:00' }),
+			channel({ locationId: JAYAPURA, startDate: '2026-12-01 09:00', endDate: '2026-12-01 18:00' }),
+		]);
+		const result = await runNode(context, mixed, [{}], { timezone: 'UTC' });
+		expect(errorOf(result)).toBeUndefined();
+		expect(await sentDates()).toEqual([
+			'2026-12-01T09:00:00+08:00 2026-12-01T18:00:00+08:00',
+			'2026-12-01T09:00:00+08:00 2026-12-01T18:00:00+08:00',
+			'2026-12-01T09:00:00+09:00 2026-12-01T18:00:00+09:00',
+		]);
+	});
+
 	it('a service that lists no places: a date without an offset on a non-Indonesian workflow zone is refused, naming the zone', async () => {
 		await fault(context, { path: '/lba/locations', status: 404, times: 10, body: { success: false, error: { code: 'NOT_FOUND', message: 'No such path' } } });
 		const result = await runNode(context, createParameters({}, [channel({ locationId: MAKASSAR, startDate: '2026-12-01 09:00', endDate: '2026-12-01T18:00:00+08:00' })]), [{}], { timezone: 'UTC' });
