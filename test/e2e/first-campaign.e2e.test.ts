@@ -159,6 +159,10 @@ e2e.describeE2E(`A marketer's first campaign in the editor, real n8n ${e2e.n8nVe
 		await search.pressSequentially('LBA');
 		const lbaAds = creator.locator('[data-test-id="item-iterator-item"]').filter({ hasText: 'LBA Ads' }).first();
 		await lbaAds.waitFor();
+		// n8n's own picker merges the trigger into the node: one entry, with the node's description.
+		const entries = creator.locator('[data-test-id="item-iterator-item"]').filter({ hasText: 'LBA Ads' });
+		await expect(entries.count()).resolves.toBe(1);
+		await expect(entries.first().innerText()).resolves.toContain('Publish location-based SMS campaigns (sent at once, billed)');
 		await step('01-nodes-panel-search', 'LBA Ads in the results for "LBA"', 0);
 
 		// 2. LBA Ads: its actions; the first of the campaign actions is Publish a campaign.
