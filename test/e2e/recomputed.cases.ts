@@ -166,7 +166,14 @@ const PER_SLOT = (() => {
 	const connections = e2e.connect(e2e.connect(e2e.chain('Start', CODE, loop.name), loop.name, SUB, 1), SUB, loop.name);
 	return { child: sub, parent: e2e.workflow('recPerSlot', 'Recomputed: recPerSlot', nodes, connections) };
 })();
-const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN, SLOTS_FIXED, SLOTS_NOW, GRID, PER_SLOT, RETRIED_TWICE]
+/** Issue 59: Loop Over Items (two at a time) before the LBA node in the child, `$now` dates: the loop round is no part of who a campaign is. */
+const LOOPED = (() => {
+	const loop = e2e.node('recLoopChild-loop', 'Two at a time', 'n8n-nodes-base.splitInBatches', 3, { batchSize: 2, options: {} });
+	const nodes = [e2e.executeWorkflowTrigger('recLoopChild-trigger'), rowsNode('recLoopChild-rows', rowsOf('looped', 'ABCD')), loop, e2e.lbaNode('recLoopChild-lba', LBA, nowParameters())];
+	const connections = e2e.connect(e2e.connect(e2e.chain('Called', CODE, loop.name), loop.name, LBA, 1), LBA, loop.name);
+	return { child: e2e.workflow('recLoopChild', 'Recomputed: recLoopChild', nodes, connections), parent: parent('recLoop', 'recLoopChild') };
+})();
+const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN, SLOTS_FIXED, SLOTS_NOW, GRID, PER_SLOT, RETRIED_TWICE, LOOPED]
 	.flatMap(({ child: c, parent: p }) => [c, p])
 	.concat([STAMPED.child, STAMPED.retried, STAMPED.retryOnFail]);
 export const WORKFLOWS = ALL;
@@ -242,6 +249,25 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 			const [n, d, c, b] = retried.output(SUB);
 			expect([n.status, d.status, c.status]).toEqual(['Published', 'Published', 'Published']);
 			expect(b).toMatchObject({ skipped: true, earlierOutcome: 'created', campaignId: (await steps.journal('changed')).find((each) => each.request.name === 'changed-B')!.campaignId });
+		},
+	],
+	[
+		"issue 59: Loop Over Items (two at a time) before the LBA node in the child, $now dates; a row added on top and the sheet re-sorted before the parent Retry (every loop round shifted): each campaign once, A and B held as their own",
+		async (deployment) => {
+			const { steps } = deployment;
+			const failed = await failAtRowC(deployment, LOOPED.parent.id, 'looped');
+			const created = await steps.journal('looped');
+			const retried = await changeChildThenRetry(deployment, LOOPED, failed, withRows(rowsOf('looped', 'NDCBA')));
+			expect(countsOf(await steps.journal('looped'))).toEqual({ 'looped-A': 1, 'looped-B': 1, 'looped-C': 1, 'looped-D': 1, 'looped-N': 1 });
+			// What the child returns (Loop Over Items' "done": the rounds' items, N D C B A): B and A held, each naming its own campaign.
+			const idOf = (name: string) => created.find((each) => each.request.name === name)!.campaignId;
+			expect(retried.output(SUB).map((item: Json) => (item.skipped ? `held as ${item.campaignId}` : item.status))).toEqual([
+				'Published',
+				'Published',
+				'Published',
+				`held as ${idOf('looped-B')}`,
+				`held as ${idOf('looped-A')}`,
+			]);
 		},
 	],
 	[
