@@ -173,7 +173,20 @@ const LOOPED = (() => {
 	const connections = e2e.connect(e2e.connect(e2e.chain('Called', CODE, loop.name), loop.name, LBA, 1), LBA, loop.name);
 	return { child: e2e.workflow('recLoopChild', 'Recomputed: recLoopChild', nodes, connections), parent: parent('recLoop', 'recLoopChild') };
 })();
-const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN, SLOTS_FIXED, SLOTS_NOW, GRID, PER_SLOT, RETRIED_TWICE, LOOPED]
+/**
+ * Issue 59: two LBA nodes in the child, the same promo morning and evening (one shape: the same name and
+ * message), `$now` dates; the second node's items name their row through `$('Rows')`.
+ */
+const TWO_NODES = (() => {
+	const morning = e2e.lbaNode('recTwoNodesChild-morning', 'Morning', nowParameters({ startDate: '={{ $now.plus({ hours: 1 }) }}' }));
+	const evening = e2e.lbaNode('recTwoNodesChild-evening', 'Evening', {
+		...nowParameters({ startDate: '={{ $now.plus({ hours: 10 }) }}' }),
+		name: "={{ $('Rows').item.json.name }}",
+	});
+	const nodes = [e2e.executeWorkflowTrigger('recTwoNodesChild-trigger'), rowsNode('recTwoNodesChild-rows', rowsOf('twonodes', 'ABC')), morning, evening];
+	return { child: e2e.workflow('recTwoNodesChild', 'Recomputed: recTwoNodesChild', nodes, e2e.chain('Called', CODE, 'Morning', 'Evening')), parent: parent('recTwoNodes', 'recTwoNodesChild') };
+})();
+const ALL = [CHANGED, EDITED, TWO_PER_STORE, TWO_CALLERS, FILTERED, LIST_DOWN, SLOTS_FIXED, SLOTS_NOW, GRID, PER_SLOT, RETRIED_TWICE, LOOPED, TWO_NODES]
 	.flatMap(({ child: c, parent: p }) => [c, p])
 	.concat([STAMPED.child, STAMPED.retried, STAMPED.retryOnFail]);
 export const WORKFLOWS = ALL;
@@ -268,6 +281,24 @@ export const RECOMPUTED_CASES: Array<[string, (deployment: Deployment) => Promis
 				`held as ${idOf('looped-B')}`,
 				`held as ${idOf('looped-A')}`,
 			]);
+		},
+	],
+	[
+		'issue 59: two LBA nodes in the child, the same promo morning and evening ($now dates); the evening node refused at its second item, the parent retried: each campaign once, the morning ones and the first evening one held',
+		async (deployment) => {
+			const { steps } = deployment;
+			// Morning A, B, C created; evening A created; evening B refused (503): the child and its parent fail.
+			const failed = await failAfter(deployment, TWO_NODES.parent.id, 4);
+			expect(countsOf(await steps.journal('twonodes'))).toEqual({ 'twonodes-A': 2, 'twonodes-B': 1, 'twonodes-C': 1 });
+			await new Promise((resolve) => setTimeout(resolve, 1100)); // $now moves on
+			const retried = await steps.retry(TWO_NODES.parent.id, failed.executionId);
+			expect(retried.status).toBe('success');
+			// Evening: starting more than 5 hours after the service received it (10 hours on; morning, 1).
+			const byStart = (campaign: e2e.JournalCampaign) => `${campaign.request.name} ${Date.parse(campaign.request.channels[0].startDate) - Date.parse(campaign.receivedAt) > 5 * 3_600_000 ? 'evening' : 'morning'}`;
+			expect(countsOf(await steps.journal('twonodes'), byStart)).toEqual(
+				Object.fromEntries(['A', 'B', 'C'].flatMap((letter) => [`twonodes-${letter} morning`, `twonodes-${letter} evening`]).map((name) => [name, 1])),
+			);
+			expect(retried.output(SUB).map((item: Json) => (item.skipped ? 'held' : item.status))).toEqual(['held', 'Published', 'Published']);
 		},
 	],
 	[
