@@ -302,33 +302,26 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 });
 
 e2e.describeE2E('examples/ai-campaign-assistant.json chatted with in the editor, and a regular node error panel', () => {
-	let setup: e2e.LbaN8n | undefined;
-	let sandbox: e2e.LbaN8n['sandbox'];
-	let n8n: e2e.N8nInstance;
 	let model: ScriptedModel;
-	let session: e2e.BrowserSession | undefined;
-
+	// The scripted model first: the suite's credential points at it.
 	beforeAll(async () => {
 		model = await startScriptedModel({ model: 'gpt-4.1-mini' });
-		setup = await e2e.startLbaN8n('ai-chat', {
-			shared: true,
-			workflows: [REGULAR_ERROR_WORKFLOW, e2e.loadExample('aiCampaignAssistant')],
-			credentials: () => [{ ...e2e.EXAMPLE_OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } }],
-		});
-		({ sandbox } = setup);
-		n8n = setup.n8n!;
-		session = await e2e.editorSession(n8n);
-	}, 15 * 60 * 1000);
-
+	});
+	const suite = e2e.editorSuite('ai-chat', {
+		shared: true,
+		workflows: [REGULAR_ERROR_WORKFLOW, e2e.loadExample('aiCampaignAssistant')],
+		credentials: () => [{ ...e2e.EXAMPLE_OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } }],
+	});
+	let sandbox: e2e.LbaN8n['sandbox'];
+	let n8n: e2e.N8nInstance;
+	beforeAll(() => ({ sandbox, n8n } = suite));
 	afterAll(async () => {
-		await session?.close();
-		await setup?.close();
 		await model?.close();
 	});
 
 	test('chat: the agent geocodes, previews the campaign (dry run), and publishes it once after "Yes"', async () => {
 		e2e.follows('toolCallOnce', 'toolPreviewFirst');
-		const page = session!.page;
+		const page = suite.page;
 		// The model's side of the conversation, one step per call.
 		let step = 0;
 		let city = '';
@@ -381,7 +374,7 @@ e2e.describeE2E('examples/ai-campaign-assistant.json chatted with in the editor,
 	});
 
 	test('the regular node: every problem in the error title, the field labels below it', async () => {
-		const page = session!.page;
+		const page = suite.page;
 		const before = await journalCount(sandbox.url);
 		await e2e.openWorkflow(page, n8n.baseUrl, REGULAR_ERROR_WORKFLOW.id);
 		await Promise.all([

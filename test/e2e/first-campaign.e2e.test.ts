@@ -43,12 +43,21 @@ const SEND_FROM = pickerDate(7, '09:00:00');
 const SEND_UNTIL = pickerDate(8, '21:00:00');
 
 e2e.describeE2E(`A marketer's first campaign in the editor, real n8n ${e2e.n8nVersion()}`, () => {
-	let setup: e2e.LbaN8n | undefined;
+	// Signed in through n8n's sign-in page, as a marketer starts (the other suites are given the cookie).
+	const suite = e2e.editorSuite(
+		'first-campaign',
+		{},
+		{
+			signIn: 'page',
+			// A marketer's n8n has no LBA Ads credential yet: remove the one the harness imports for other suites.
+			beforeSignIn: async (setup) => void (await setup.rest.call('DELETE', `/rest/credentials/${e2e.SANDBOX_CREDENTIAL_ID}`)),
+		},
+	);
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let n8n: e2e.N8nInstance;
 	let rest: e2e.N8nRest;
-	let session: e2e.BrowserSession | undefined;
 	let page: Page;
+	beforeAll(() => ({ sandbox, n8n, rest, page } = suite));
 	const steps: Array<{ step: string; shown: string; campaigns: number; seconds: number }> = [];
 	const docsWritten: string[] = [];
 	let stepStarted = Date.now();
@@ -112,20 +121,7 @@ e2e.describeE2E(`A marketer's first campaign in the editor, real n8n ${e2e.n8nVe
 		await expect(shown.isVisible()).resolves.toBe(true);
 	}
 
-	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('first-campaign');
-		({ sandbox, rest } = setup);
-		n8n = setup.n8n!;
-		// A marketer's n8n has no LBA Ads credential yet: remove the one the harness imports for other suites.
-		await rest.call('DELETE', `/rest/credentials/${e2e.SANDBOX_CREDENTIAL_ID}`);
-		// Signed in through n8n's sign-in page, as a marketer starts (the other suites are given the cookie).
-		session = await e2e.editorSession(n8n, { signIn: 'page' });
-		page = session.page;
-	}, 15 * 60 * 1000);
-
 	afterAll(async () => {
-		await session?.close();
-		await setup?.close();
 		if (steps.length) {
 			e2e.writeReport(
 				'first-campaign',

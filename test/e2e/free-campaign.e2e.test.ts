@@ -86,12 +86,12 @@ const show = (value: unknown) => (value === undefined ? '(not stored)' : JSON.st
 const without = (parameters: Json, ...names: string[]) => Object.fromEntries(Object.entries(parameters).filter(([name]) => !names.includes(name)));
 
 e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersion()}`, () => {
-	let setup: e2e.LbaN8n | undefined;
+	const suite = e2e.editorSuite('free-campaign', { workflows: [WORKFLOW, OLD_WORKFLOW], shared: true });
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let n8n: e2e.N8nInstance;
 	let rest: e2e.N8nRest;
-	let session: e2e.BrowserSession | undefined;
 	let page: Page;
+	beforeAll(() => ({ sandbox, n8n, rest, page } = suite));
 
 	async function campaigns(name: string): Promise<Json[]> {
 		const { campaigns: all } = (await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()) as { campaigns: Json[] };
@@ -112,29 +112,12 @@ e2e.describeE2E(`Freeing a held campaign in the editor, real n8n ${e2e.n8nVersio
 	 * editor (not `versionBefore`, the imported one) whose node is what `done` wants.
 	 */
 	async function saveAndWait(workflowId: string, versionBefore: string, nodeName: string, done: (node: Json) => boolean): Promise<Json> {
-		await page.keyboard.press('ControlOrMeta+s');
-		const deadline = Date.now() + 30_000;
-		for (;;) {
-			const saved = await rest.getWorkflow(workflowId);
-			const node = saved.nodes.find((each: Json) => each.name === nodeName);
-			if (saved.versionId !== versionBefore && done(node)) return node;
-			if (Date.now() > deadline) throw new Error(`the editor did not save ${nodeName}: version ${saved.versionId}, ${JSON.stringify(node.parameters)}`);
-			await new Promise((resolve) => setTimeout(resolve, 300));
-		}
+		const nodeOf = (workflow: Json) => workflow.nodes.find((each: Json) => each.name === nodeName);
+		const saved = await e2e.saveInEditor(page, rest, workflowId, (workflow) => workflow.versionId !== versionBefore && done(nodeOf(workflow)), {
+			what: (workflow) => `${nodeName}: version ${workflow.versionId}, ${JSON.stringify(nodeOf(workflow)?.parameters)}`,
+		});
+		return nodeOf(saved);
 	}
-
-	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('free-campaign', { workflows: [WORKFLOW, OLD_WORKFLOW], shared: true });
-		({ sandbox, rest } = setup);
-		n8n = setup.n8n!;
-		session = await e2e.editorSession(n8n);
-		page = session.page;
-	}, 15 * 60 * 1000);
-
-	afterAll(async () => {
-		await session?.close();
-		await setup?.close();
-	});
 
 	test('Mode "Forget Sent Campaigns" frees the held campaign; Publish again keeps every field; the next run creates exactly one', async () => {
 		e2e.follows('publishAfterForget', 'pasteKeysToForget', 'copyForgetKeys', 'forgetOnCreateNode', 'pageForget');

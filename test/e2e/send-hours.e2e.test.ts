@@ -52,12 +52,12 @@ const DAY = '2036-12-01';
 const LAST_WEEK = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
 
 e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8nVersion()} on n8n's default zone`, () => {
-	let setup: e2e.LbaN8n | undefined;
+	const suite = e2e.editorSuite('send-hours', { workflows: [WORKFLOW], shared: true });
 	let sandbox: e2e.LbaN8n['sandbox'];
 	let n8n: e2e.N8nInstance;
 	let rest: e2e.N8nRest;
-	let session: e2e.BrowserSession | undefined;
 	let page: Page;
+	beforeAll(() => ({ sandbox, n8n, rest, page } = suite));
 
 	async function campaigns(): Promise<Json[]> {
 		const { campaigns: all } = (await (await fetch(`${sandbox.url}/_sandbox/campaigns`)).json()) as { campaigns: Json[] };
@@ -77,49 +77,25 @@ e2e.describeE2E(`The hour the marketer meant, in the editor of real n8n ${e2e.n8
 	}
 	const choose = (name: string, label: string) => e2e.chooseOption(page, name, label);
 	const executeStep = () => e2e.executeStepInPanel(page, rest);
-	/**
-	 * Ctrl+S, then REST holds the node's channels with these Send From / Send Until (the editor has
-	 * them: a lasting state). While it does not, every 5 s, as a user who sees a date saved wrong:
-	 * the fields REST holds wrong are typed again, then Save pressed again. On a loaded machine (CI at
-	 * load 8 to 15) one press was lost once, and once the editor kept "2036-1" of a date typed whole.
-	 */
+	/** Saved with these Send From / Send Until (REST holds them); a field saved wrong is typed again. */
 	async function saveWithDates(dates: Array<[string, string]>): Promise<void> {
-		await page.keyboard.press('ControlOrMeta+s');
-		const deadline = Date.now() + 45_000;
-		let pressed = Date.now();
-		for (;;) {
-			const node = (await rest.getWorkflow(WORKFLOW.id)).nodes.find((each: Json) => each.name === NODE);
-			const stored: Array<[string, string]> = (node?.parameters?.channels?.channel ?? []).map((each: Json) => [each.startDate, each.endDate]);
-			if (JSON.stringify(stored) === JSON.stringify(dates)) return;
-			if (Date.now() > deadline) throw new Error(`the editor did not save the dates: ${JSON.stringify(stored)}`);
-			if (Date.now() - pressed > 5_000) {
+		const storedDates = (workflow: Json): Array<[string, string]> =>
+			(workflow.nodes.find((each: Json) => each.name === NODE)?.parameters?.channels?.channel ?? []).map((each: Json) => [each.startDate, each.endDate]);
+		await e2e.saveInEditor(page, rest, WORKFLOW.id, (workflow) => JSON.stringify(storedDates(workflow)) === JSON.stringify(dates), {
+			what: (workflow) => `the dates ${JSON.stringify(storedDates(workflow))}`,
+			fix: async (workflow) => {
+				const stored = storedDates(workflow);
 				for (const [index, [startDate, endDate]] of dates.entries()) {
 					if (stored[index]?.[0] !== startDate) await typeDate('startDate', index, startDate);
 					if (stored[index]?.[1] !== endDate) await typeDate('endDate', index, endDate);
 				}
-				await page.keyboard.press('ControlOrMeta+s');
-				pressed = Date.now();
-			}
-			await new Promise((resolve) => setTimeout(resolve, 300));
-		}
+			},
+		});
 	}
 	const output = () => page.locator('[data-test-id="output-panel"]');
 	async function outputShows(text: string): Promise<void> {
 		await output().getByText(text, { exact: false }).first().waitFor({ timeout: 30_000 });
 	}
-
-	beforeAll(async () => {
-		setup = await e2e.startLbaN8n('send-hours', { workflows: [WORKFLOW], shared: true });
-		({ sandbox, rest } = setup);
-		n8n = setup.n8n!;
-		session = await e2e.editorSession(n8n);
-		page = session.page;
-	}, 15 * 60 * 1000);
-
-	afterAll(async () => {
-		await session?.close();
-		await setup?.close();
-	});
 
 	test('dates typed without seconds reach Makassar at 09:00 WITA and Jayapura at 09:00 WIT; the panel says so before the run; a window that is over sends nothing', async () => {
 		e2e.follows('typeDateHint');

@@ -182,6 +182,28 @@ export declare function editorSession(
 	n8n: { baseUrl: string },
 	opts?: { viewport?: { width: number; height: number }; owner?: { email: string; password: string }; signIn?: 'cookie' | 'page' },
 ): Promise<BrowserSession>;
+/** An editor suite's n8n and signed-in Chromium, filled in by its beforeAll (registered here, with the afterAll that closes them). */
+export interface EditorSuite {
+	setup: LbaN8n;
+	sandbox: LbaN8n['sandbox'];
+	rest: N8nRest;
+	n8n: N8nInstance;
+	session: BrowserSession;
+	page: Page;
+}
+export declare function editorSuite(
+	name: string,
+	startOptions?: LbaN8nOptions,
+	options?: { signIn?: 'cookie' | 'page'; viewport?: { width: number; height: number }; beforeSignIn?: (setup: LbaN8n) => Promise<void> },
+): EditorSuite;
+/** Ctrl+S, then REST's workflow once `saved` holds of it; every 5 s meanwhile, `fix` then Save again. */
+export declare function saveInEditor(
+	page: Page,
+	rest: { getWorkflow(id: string): Promise<any> },
+	workflowId: string,
+	saved: (workflow: any) => boolean,
+	options?: { fix?: (workflow: any) => Promise<void>; timeoutMs?: number; what?: (workflow: any) => string },
+): Promise<any>;
 export declare function openWorkflow(page: Page, baseUrl: string, workflowId: string): Promise<void>;
 export declare function canvasNode(page: Page, nodeName: string): Locator;
 export declare function nodeIconLoaded(page: Page, nodeName: string, timeoutMs?: number): Promise<boolean>;

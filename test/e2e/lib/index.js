@@ -6,6 +6,7 @@ module.exports = {
 	...require('./cli'),
 	...require('./server'),
 	...require('./browser'),
+	...require('./editor-suite'),
 	...require('./examples'),
 	...require('./lba-n8n'),
 	...require('./describe'),
