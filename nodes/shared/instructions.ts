@@ -90,7 +90,7 @@ export const INSTRUCTIONS = {
 		say: "Keep one: Recipients' Local Time reads each channel's dates in its own place's zone (Makassar 09:00 is 09:00 WITA); Timezone reads them all in one zone.",
 		withoutJourney: 'Said when both zone options are set; either one kept sends the same campaign as the zone journeys (send-hours.e2e, instructions.e2e › a WIB workflow, a channel in Makassar).',
 	},
-	typeDateAs: { say: (typed) => `type it as ${typed} (or 01/12/2026 09.00 WIB)` },
+	typeDateAs: { say: (typed, dayFirst) => `type it as ${typed} (or ${dayFirst} WIB)` },
 	typeDateHint: { say: 'Type it as 2026-12-01 09:00 (seconds and an offset such as +08:00 are optional).' },
 	timeAsText: { say: `Write the time as text, read in the recipients' local time: ${TIME_AS_TEXT}` },
 	timeAsTextInstead: { say: `write the time as text instead, e.g. ${TIME_AS_TEXT}.` },

@@ -122,8 +122,6 @@ export function parseDate(input: unknown, zone: string, role: DateRole = 'start'
 }
 
 
-/** What the field's hint shows: the form to type. */
-export const TYPED_FORM = '2026-12-01 09:00';
 /** The zone words Indonesians write after a time, and the zones they name. */
 export const ZONE_WORDS: Readonly<Record<string, string>> = { WIB: 'Asia/Jakarta', WITA: 'Asia/Makassar', WIT: 'Asia/Jayapura' };
 /** Month names in Indonesian and English, in full and shortened ("Des", "Agt", "Okt"). */
@@ -157,7 +155,10 @@ const MONTH_NAME = /^(\d{1,2})\s+([a-z]+)\.?\s+(\d{4})$/i;
  * hint's own form, never guessed.
  */
 function asIndonesiansWriteIt(input: string, zone: string, role: DateRole): ParsedDate {
-	const refuse = (why: string): ParsedDate => ({ ok: false, reason: `"${input}" ${why}; ${SAY.typeDateAs(TYPED_FORM)}` });
+	// The example is tomorrow at 09:00 WIB: one a marketer may copy as it is without a window that is over.
+	const tomorrow = DateTime.fromMillis(clock.now(), { zone: 'Asia/Jakarta' }).plus({ days: 1 });
+	const example = SAY.typeDateAs(tomorrow.toFormat('yyyy-MM-dd 09:00'), tomorrow.toFormat('dd/MM/yyyy 09.00'));
+	const refuse = (why: string): ParsedDate => ({ ok: false, reason: `"${input}" ${why}; ${example}` });
 	let text = input.replace(WEEKDAY, '').trim();
 	const zoneWord = ZONE_WORD.exec(text)?.[1]?.toUpperCase();
 	if (zoneWord) text = text.replace(ZONE_WORD, '').trim();

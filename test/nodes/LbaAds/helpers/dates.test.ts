@@ -1,6 +1,11 @@
 import { DateTime } from 'luxon';
 
-import { isValidZone, parseDate, readInZone, shownWindow, toApiDate } from '../../../../nodes/LbaAds/helpers/dates';
+import { clock, isValidZone, parseDate, readInZone, shownWindow, toApiDate } from '../../../../nodes/LbaAds/helpers/dates';
+
+// The node's clock, fixed as in the node tests (2026-11-26 09:00 WIB): a refusal's example date is tomorrow's, 2026-11-27.
+const realNow = clock.now;
+beforeAll(() => (clock.now = () => Date.parse('2026-11-26T02:00:00Z')));
+afterAll(() => (clock.now = realNow));
 
 function api(input: unknown, zone: string, role: 'start' | 'end' = 'start'): string {
 	const parsed = parseDate(input, zone, role);
@@ -102,7 +107,7 @@ describe('dates typed as people type them (issue 52): taken as typed, never "now
 	});
 
 	it('refuses what it cannot read, saying the form to use', () => {
-		expect(reason('next monday')).toBe('"next monday" is not a date the node can read ("next monday" is no day it knows); type it as 2026-12-01 09:00 (or 01/12/2026 09.00 WIB)');
+		expect(reason('next monday')).toBe('"next monday" is not a date the node can read ("next monday" is no day it knows); type it as 2026-11-27 09:00 (or 27/11/2026 09.00 WIB)');
 	});
 });
 
@@ -141,7 +146,7 @@ describe('dates typed the Indonesian way (issue 61): read as meant, day first, o
 		['2026-12-10 24.30', 'has the time 24.30, which does not exist'],
 		['10/12/2026 13:00 PM', 'has 13 PM, an hour that does not exist'],
 	])('%s: refused, saying why and the form to type', (input, why) => {
-		expect(reason(input)).toBe(`"${input}" ${why}; type it as 2026-12-01 09:00 (or 01/12/2026 09.00 WIB)`);
+		expect(reason(input)).toBe(`"${input}" ${why}; type it as 2026-11-27 09:00 (or 27/11/2026 09.00 WIB)`);
 	});
 });
 

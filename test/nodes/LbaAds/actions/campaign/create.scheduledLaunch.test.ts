@@ -169,8 +169,8 @@ describe('Issue 61: a zone is never read backwards; dates typed the Indonesian w
 	it('a time without a day, a month that does not exist: refused naming the reason and the form to type, nothing sent', async () => {
 		const result = await runNode(context, createParameters({}, [channel({ startDate: '9:00 AM', endDate: '12/25/2026 18:00' })]), [{}], { timezone: 'UTC' });
 		expect(errorOf(result)?.message).toBe(
-			'Item 1 › Channel 1 › Send From: "9:00 AM" is a time without a day; type it as 2026-12-01 09:00 (or 01/12/2026 09.00 WIB) (API: channels[0].startDate must be a date and time in ISO 8601 with a UTC offset). ' +
-				'Item 1 › Channel 1 › Send Until: "12/25/2026 18:00" has month 25, which does not exist (day and month are read day first, as Indonesians write them: 12/25 is day 12 of month 25); type it as 2026-12-01 09:00 (or 01/12/2026 09.00 WIB) (API: channels[0].endDate must be a date and time in ISO 8601 with a UTC offset). Nothing was sent.',
+			'Item 1 › Channel 1 › Send From: "9:00 AM" is a time without a day; type it as 2026-11-27 09:00 (or 27/11/2026 09.00 WIB) (API: channels[0].startDate must be a date and time in ISO 8601 with a UTC offset). ' +
+				'Item 1 › Channel 1 › Send Until: "12/25/2026 18:00" has month 25, which does not exist (day and month are read day first, as Indonesians write them: 12/25 is day 12 of month 25); type it as 2026-11-27 09:00 (or 27/11/2026 09.00 WIB) (API: channels[0].endDate must be a date and time in ISO 8601 with a UTC offset). Nothing was sent.',
 		);
 		expect(await posts()).toHaveLength(0);
 	});

@@ -1,4 +1,10 @@
 import { checkCampaign } from '../../../../../../nodes/LbaAds/actions/campaign/create/campaignSchema';
+import { clock } from '../../../../../../nodes/LbaAds/helpers/dates';
+
+// The node's clock, fixed as in the node tests (2026-11-26 09:00 WIB): a refusal's example date is tomorrow's, 2026-11-27.
+const realNow = clock.now;
+beforeAll(() => (clock.now = () => Date.parse('2026-11-26T02:00:00Z')));
+afterAll(() => (clock.now = realNow));
 
 const channel = {
 	sender: 'MYBRAND',
@@ -65,7 +71,7 @@ describe('campaign validation (before anything is sent)', () => {
 		['smsQty', { smsQty: undefined }, /required/, 'missing'],
 		['message', { message: 42 }, /text/, '42 is not text'],
 		['telcoId', { telcoId: 'smartfren' }, /^must be isat \(Indosat Ooredoo Hutchison\), tsel \(Telkomsel\) or xl \(XL Axiata\)$/, '"smartfren" is not one of isat (Indosat Ooredoo Hutchison), tsel (Telkomsel) or xl (XL Axiata)'],
-		['startDate', { startDate: 'soon' }, /^must be a date and time in ISO 8601 with a UTC offset$/, '"soon" is not a date the node can read ("soon" is no day it knows); type it as 2026-12-01 09:00 (or 01/12/2026 09.00 WIB)'],
+		['startDate', { startDate: 'soon' }, /^must be a date and time in ISO 8601 with a UTC offset$/, '"soon" is not a date the node can read ("soon" is no day it knows); type it as 2026-11-27 09:00 (or 27/11/2026 09.00 WIB)'],
 		['endDate', { endDate: '' }, /required/, 'empty'],
 		['endDate', { endDate: '2026-12-01T09:00:00' }, /^must be after startDate$/, '2026-12-01 09:00 Asia/Jakarta is the same time as Send From (2026-12-01 09:00 Asia/Jakarta)'],
 		['endDate', { endDate: '2026-11-30T09:00:00' }, /^must be after startDate$/, '2026-11-30 09:00 Asia/Jakarta is before Send From (2026-12-01 09:00 Asia/Jakarta)'],
