@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ARTIFACTS_DIR, ensureDir } = require('./env');
+const { ARTIFACTS_DIR, ensureDir, realClockEnv } = require('./env');
 
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 // Debian's full Chromium where apt had no headless shell (scripts/install-chromium.sh).
@@ -45,6 +45,9 @@ async function launchBrowser({ viewport = { width: 1600, height: 1000 } } = {}) 
 		viewport,
 		locale: 'en-US',
 		timezoneId: 'UTC',
+		// Chromium on the real clock: under libfaketime it took 5 times as long to start and its page loads
+		// timed out. The dates the tests check are n8n's and the node's; the editor's own clock stays real.
+		env: realClockEnv(),
 	});
 	const page = context.pages()[0] || (await context.newPage());
 	const consoleErrors = [];

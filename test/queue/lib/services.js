@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { promisify } = require('node:util');
 
-const { freePort } = require('../../e2e/lib/env');
+const { freePort, realClockEnv } = require('../../e2e/lib/env');
 
 const execFileP = promisify(execFile);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -94,12 +94,12 @@ async function startPostgres() {
 async function startRedis() {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lba-queue-redis-'));
 	const port = await freePort();
-	const cli = (...args) => execFileP('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8' });
+	const cli = (...args) => execFileP('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8', env: realClockEnv() });
 	const start = async () => {
 		await execFileP('redis-server', [
 			'--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'yes',
 			'--appendfsync', 'everysec', '--daemonize', 'yes', '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log'),
-		]);
+		], { env: realClockEnv() }); // Redis on the real clock: it hangs at start under libfaketime (LBA_CI_CLOCK)
 		for (let tries = 0; tries < 100; tries++) {
 			if ((await cli('ping').catch(() => ({ stdout: '' }))).stdout.trim() === 'PONG') return;
 			await sleep(100);
