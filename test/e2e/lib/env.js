@@ -4,6 +4,7 @@
 // cached by scripts/install-n8n.sh).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
 
@@ -17,6 +18,18 @@ const ARTIFACTS_DIR = process.env.LBA_E2E_ARTIFACTS || path.join(REPO_ROOT, 'art
 /** The one place for the n8n versions we test (lowest, ci, highest, overrides). */
 const N8N_VERSIONS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'n8n-versions.json'), 'utf8'));
 
+/** A folder with a `node` that runs `nodeBin` under this process's libfaketime settings (made once). */
+let fakedClockDir;
+function fakedClockNode(nodeBin) {
+	if (!fakedClockDir) {
+		fakedClockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lba-faked-clock-'));
+		const settings = Object.entries(process.env).filter(([name]) => name === 'LD_PRELOAD' || name.startsWith('FAKETIME'));
+		const exports = settings.map(([name, value]) => `export ${name}='${value.replace(/'/g, "'\\''")}'`).join('\n');
+		fs.writeFileSync(path.join(fakedClockDir, 'node'), `#!/bin/sh\n${exports}\nexec '${nodeBin}' "$@"\n`, { mode: 0o755 });
+	}
+	return fakedClockDir;
+}
+
 /** Environment for child processes: Node 24 first on PATH, its headers for native builds. */
 function node24Env(extra = {}) {
 	if (!fs.existsSync(NODE24_BIN)) {
@@ -26,6 +39,9 @@ function node24Env(extra = {}) {
 	// LBA_E2E_NODE=system: keep the machine's Node (real n8n 1.x, npm run test:n8n1-real).
 	if (process.env.LBA_E2E_NODE !== 'system') {
 		env.PATH = `${path.dirname(NODE24_BIN)}${path.delimiter}${env.PATH || ''}`;
+		// A year ahead (LBA_CI_CLOCK): n8n starts its Code nodes' task runner as `node` with a few
+		// variables of its own, without LD_PRELOAD; this `node` first on PATH keeps it on the tests' clock.
+		if (/libfaketime/.test(env.LD_PRELOAD || '')) env.PATH = `${fakedClockNode(NODE24_BIN)}${path.delimiter}${env.PATH}`;
 		env.npm_config_nodedir = NODE24_DIR;
 		// Every n8n process (start, worker, CLI command, task runner) compiles n8n's thousands of
 		// modules: about 4 of the 13 s of CPU an `n8n start` takes. Node's compile cache on disk
