@@ -47,7 +47,19 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * the REST API is up. Logs go to `<userFolder>/n8n.log` (also `instance.logs()`).
  * @returns {Promise<N8nInstance>}
  */
-async function startN8n(userFolder, { env = {}, timeoutMs = 180000, port: wantedPort, worker, hostname } = {}) {
+async function startN8n(userFolder, options = {}) {
+	// A port picked free can be taken by another suite's process before n8n binds it (suites run
+	// three at a time): n8n then exits at start, "port … is already in use". New ports, up to 3 tries.
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await startN8nOnce(userFolder, options);
+		} catch (error) {
+			if (attempt >= 3 || !/n8n exited early[\s\S]*is already in use/.test(String(error.message))) throw error;
+		}
+	}
+}
+
+async function startN8nOnce(userFolder, { env = {}, timeoutMs = 180000, port: wantedPort, worker, hostname } = {}) {
 	const dir = typeof userFolder === 'string' ? userFolder : userFolder.dir;
 	const port = wantedPort || (await freePort());
 	const brokerPort = await freePort();
