@@ -1,10 +1,10 @@
 /**
- * After each test file, every text its runs showed (harness/run-workflow.ts `SHOWN`) is checked:
+ * After each test file, every text its runs showed (harness/shown.ts `SHOWN`, filled by harness/run-workflow.ts) is checked:
  * each instruction in it must be in the catalogue, nodes/shared/instructions.ts (issue 60). A new
  * sentence that tells a person or a model what to do, written anywhere else, fails the file that
  * shows it, with its place and the fix.
  */
-import { SHOWN } from './harness/run-workflow';
+import { SHOWN } from './harness/shown';
 
 afterAll(() => {
 	if (!SHOWN.length) return;

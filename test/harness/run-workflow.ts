@@ -33,6 +33,7 @@ import {
 import { HarnessCredentialsHelper, type CredentialStore, type CredentialUpdate } from './credentials-helper';
 import { harnessDeduplicator } from './deduplication';
 import type { LoadedNodes } from './registry';
+import { SHOWN } from './shown';
 
 /** n8n's own default when neither the workflow nor the instance sets a timezone. */
 export const N8N_DEFAULT_TIMEZONE = 'America/New_York';
@@ -266,13 +267,6 @@ async function runOnInstance(loaded: LoadedNodes, workflowJson: WorkflowJson, op
 		credentialUpdates: credentialsHelper.updates,
 	};
 }
-
-/**
- * Every text a run showed a person or a model (errors' messages and descriptions, hints, held
- * items' reasons and howToResend), kept for the suite's check that each instruction in them is in
- * the catalogue (issue 60: harness/index.ts, test/docs/instructionFinder.ts).
- */
-export const SHOWN: Array<{ where: string; text: string }> = [];
 
 function rememberShown(run: IRun): void {
 	const add = (where: string, text: unknown) => {
