@@ -27,6 +27,7 @@ const LONGEST_FIRST = [
 	'e2e/lba-ads-examples.e2e.test.ts', // 215 to 336 s
 	'e2e/lba-ads-trigger.e2e.test.ts', // 153 to 207 s
 	'e2e/community-install.e2e.test.ts', // 180 s
+	'e2e/midnight.e2e.test.ts', // about 120 s, most of it waiting for n8n's clock to pass midnight
 	'e2e/identity.e2e.test.ts', // 152 to 172 s
 	'e2e/first-campaign.e2e.test.ts', // 113 to 151 s
 	'e2e/lba-ads-load.e2e.test.ts', // 110 to 121 s

@@ -22,12 +22,58 @@ const N8N_VERSIONS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'n8n-versio
 let fakedClockDir;
 function fakedClockNode(nodeBin) {
 	if (!fakedClockDir) {
-		fakedClockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lba-faked-clock-'));
 		const settings = Object.entries(process.env).filter(([name]) => name === 'LD_PRELOAD' || name.startsWith('FAKETIME'));
-		const exports = settings.map(([name, value]) => `export ${name}='${value.replace(/'/g, "'\\''")}'`).join('\n');
-		fs.writeFileSync(path.join(fakedClockDir, 'node'), `#!/bin/sh\n${exports}\nexec '${nodeBin}' "$@"\n`, { mode: 0o755 });
+		fakedClockDir = nodeWithClock(nodeBin, Object.fromEntries(settings));
 	}
 	return fakedClockDir;
+}
+
+/** A new folder with a `node` that runs `nodeBin` with the libfaketime `settings` (and no other FAKETIME). */
+function nodeWithClock(nodeBin, settings) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lba-faked-clock-'));
+	const exports = Object.entries(settings).map(([name, value]) => `export ${name}='${String(value).replace(/'/g, "'\\''")}'`);
+	const unset = 'FAKETIME' in settings ? [] : ['unset FAKETIME'];
+	fs.writeFileSync(path.join(dir, 'node'), `#!/bin/sh\n${[...unset, ...exports].join('\n')}\nexec '${nodeBin}' "$@"\n`, { mode: 0o755 });
+	return dir;
+}
+
+/** Debian's libfaketime, installed when missing (scripts/apt-install.sh, about 10 s once). */
+function libfaketime() {
+	const find = () => ['x86_64-linux-gnu', 'aarch64-linux-gnu'].map((arch) => `/usr/lib/${arch}/faketime/libfaketime.so.1`).find((file) => fs.existsSync(file));
+	if (!find()) execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'apt-install.sh'), 'faketime'], { stdio: ['ignore', 'ignore', 'inherit'] });
+	const lib = find();
+	if (!lib) throw new Error('libfaketime not found after installing Debian\'s faketime');
+	return lib;
+}
+
+/** The machine's real time in ms, whatever clock this process runs on (LBA_CI_CLOCK). */
+const realNow = () => Number(execFileSync('date', ['+%s.%N'], { env: realClockEnv(), encoding: 'utf8' }).trim()) * 1000;
+
+/**
+ * A clock a test sets, for the processes started with its `env` (an n8n and its task runner, through
+ * a `node` first on PATH): `set(ms)` makes it read `ms` from about a second later on, going on at
+ * the real pace (timers and timeouts, on the monotonic clock, are not moved). libfaketime reads
+ * the offset from a file (FAKETIME_TIMESTAMP_FILE) again each second, so one n8n can be taken to
+ * several moments, a minute before midnight in one zone and then in another, without a restart.
+ */
+function settableClock() {
+	const lib = libfaketime();
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lba-settable-clock-'));
+	const file = path.join(dir, 'offset');
+	fs.writeFileSync(file, '+0\n');
+	const others = (process.env.LD_PRELOAD ?? '').split(':').filter((each) => each && !/libfaketime/.test(each));
+	const settings = { LD_PRELOAD: [lib, ...others].join(':'), FAKETIME_TIMESTAMP_FILE: file, FAKETIME_CACHE_DURATION: '1', FAKETIME_DONT_FAKE_MONOTONIC: '1' };
+	const env = { ...settings, FAKETIME: undefined, PATH: `${nodeWithClock(NODE24_BIN, settings)}${path.delimiter}${node24Env().PATH}` };
+	return {
+		env,
+		set(ms) {
+			const offset = (ms - realNow()) / 1000;
+			// Written whole, then renamed: libfaketime never reads half a line.
+			fs.writeFileSync(`${file}.next`, `${offset < 0 ? '' : '+'}${offset.toFixed(3)}\n`);
+			fs.renameSync(`${file}.next`, file);
+		},
+		cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+	};
 }
 
 /** Environment for child processes: Node 24 first on PATH, its headers for native builds. */
@@ -170,6 +216,7 @@ function realClockEnv() {
 
 module.exports = {
 	realClockEnv,
+	settableClock,
 	installPinned,
 	REPO_ROOT,
 	CACHE_DIR,

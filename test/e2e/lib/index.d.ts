@@ -17,6 +17,8 @@ export declare function n8nVersion(): string;
 export declare function freePort(): Promise<number>;
 export declare function isPortFree(port: number): Promise<boolean>;
 export declare function ensureDir(dir: string): string;
+/** A clock set by the test for the processes started with `env` (libfaketime): `set(ms)` makes it read `ms` about a second later, then run on. */
+export declare function settableClock(): { env: Record<string, string | undefined>; set(ms: number): void; cleanup(): void };
 
 export interface UserFolder {
 	dir: string;
@@ -262,6 +264,8 @@ export interface LbaN8nOptions {
 	 * the type). Its credentials get ids of their own (`credentialId`); not with `start: false`.
 	 */
 	shared?: boolean;
+	/** More of n8n's environment (a `settableClock`'s `env`, say); not with `shared`. */
+	env?: Record<string, string | undefined>;
 }
 /**
  * n8n installed if missing, then sandbox + n8n user folder `lba-e2e-<name>-*` with the packed package, the "LBA sandbox"

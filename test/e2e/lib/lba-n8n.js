@@ -79,6 +79,7 @@ function sharedN8n() {
  *   `start: false` leaves n8n stopped (`n8n` and `rest` undefined), for suites that run
  *   `n8n execute` or import more workflows first; they call `setup.start()` themselves.
  *   `publish`: ids of `workflows` published (activated) once saved, with n8n running.
+ *   `env`: more of n8n's environment (a settableClock's, say); not with `shared`.
  *   `shared`: the run's shared n8n (startSharedN8n) instead of one of the suite's own, when
  *   global-setup.js started one; its "LBA sandbox" credential is saved over REST with an id of its
  *   own (`setup.credentialId(SANDBOX_CREDENTIAL_ID)`), and its published workflows unpublished on close.
@@ -86,6 +87,7 @@ function sharedN8n() {
 async function startLbaN8n(name, opts = {}) {
 	if (opts.start === false && opts.publish) throw new Error('startLbaN8n: `publish` needs n8n started (not `start: false`)');
 	if (opts.shared && opts.start === false) throw new Error('startLbaN8n: `shared` needs n8n started (not `start: false`)');
+	if (opts.shared && opts.env) throw new Error('startLbaN8n: `env` needs an n8n of the suite\'s own (not `shared`)');
 	if (opts.shared && process.env.LBA_E2E_SHARED_N8N) return await joinSharedN8n(name, opts);
 	n8nBin(); // installs n8n when missing (minutes, once), before anything is started
 	const sandbox = await startSandbox({ port: 0, quiet: true });
@@ -98,7 +100,7 @@ async function startLbaN8n(name, opts = {}) {
 	setup.credentialId = (id) => credentialIds.get(id) || id;
 	/** Starts n8n (again, after `setup.n8n.stop()`) and signs the owner in. */
 	setup.start = async () => {
-		setup.n8n = await startN8n(userFolder);
+		setup.n8n = await startN8n(userFolder, { env: opts.env });
 		setup.rest = await setupOwnerAndLogin(setup.n8n);
 	};
 	/** Stops n8n, the sandbox, and removes the user folder (kept with LBA_E2E_KEEP=1). */

@@ -1,0 +1,170 @@
+// Issue 59, "dates the clock moved are recognized for what they are", in real n8n: n8n's own clock
+// is set a minute before a boundary (libfaketime: lib/env.js settableClock), a series of one SMS
+// fails on its third campaign (503), and the execution is retried from the executions list once
+// the boundary has passed, so every date is computed again a day (or an hour) later. Counted per
+// campaign meant (name and dates) from the sandbox's journal: each campaign once, the two created
+// ones held naming their own campaignId in order, the third sent. The boundaries: midnight in WIT
+// and in WITA (the workflow's zone, `$today` as the user page once advised), and midnight in WIB,
+// which is also the hour everywhere: the node's own advice on n8n's default zone, and an hourly grid.
+// Each failed on the pairing of issue 59's report ("the same dates first"): day 1 held as day 2's
+// campaign, day 2 billed twice.
+import * as e2e from './lib';
+
+type Json = Record<string, any>;
+
+const LBA = 'Create campaigns';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** How long before its boundary the first runs start: they take seconds (a late one starts all over a week later). */
+const LEAD_MS = 30_000;
+
+/** Start -> "Series" (three rows, `at` 1 to 3) -> Create campaigns, one SMS `name` (`<prefix>-1`) at the dates given. */
+function series(id: string, name: string, locationId: number, dates: { startDate: string; endDate: string }, timezone?: string) {
+	const rows = e2e.node(`${id}-rows`, 'Series', 'n8n-nodes-base.code', 2, { jsCode: 'return [1, 2, 3].map((at) => ({ json: { at } }));' });
+	const lba = e2e.lbaNode(
+		`${id}-lba`,
+		LBA,
+		e2e.createCampaignParameters({ name, channels: { channel: [e2e.channel({ sender: 'WARUNGKITA', message: 'Promo pagi!', locationId, ...dates })] } }),
+	);
+	const workflow = e2e.workflow(id, `Midnight: ${name}`, [e2e.manualTrigger(`${id}-start`), rows, lba], e2e.chain('Start', 'Series', LBA));
+	// No timezone: n8n's default, as a new workflow is saved.
+	return timezone ? { ...workflow, settings: { ...workflow.settings, timezone } } : { ...workflow, settings: { executionOrder: 'v1' } };
+}
+/** The user page's example until issue 61: `$today` in the workflow's zone, a day per row. */
+const TODAY_SERIES = { startDate: '={{ $today.plus({ days: $json.at }).set({ hour: 9 }) }}', endDate: '={{ $today.plus({ days: $json.at }).set({ hour: 18 }) }}' };
+/** The node's advice (SAY.timeAsText): the day in WIB, the time as text read in each place's hours. */
+const ADVICE_SERIES = {
+	startDate: "={{ $now.setZone('Asia/Jakarta').plus({ days: $json.at }).toISODate() }} 09:00",
+	endDate: "={{ $now.setZone('Asia/Jakarta').plus({ days: $json.at }).toISODate() }} 18:00",
+};
+/** An hourly grid from the hour begun, in the workflow's zone (WIB). */
+const HOURLY_GRID = { startDate: "={{ $now.startOf('hour').plus({ hours: $json.at }) }}", endDate: "={{ $now.startOf('hour').plus({ hours: $json.at + 2 }) }}" };
+
+const WIT = series('midWit', 'mid-wit-1', 9471, TODAY_SERIES, 'Asia/Jayapura'); // Kota Jayapura, Papua
+const WITA = series('midWita', 'mid-wita-1', 7371, TODAY_SERIES, 'Asia/Makassar'); // Kota Makassar, Sulawesi Selatan
+const ADVICE = series('midAdvice', 'mid-advice-1', 3273, ADVICE_SERIES); // Kota Bandung, Jawa Barat (WIB)
+const GRID = series('midGrid', 'mid-grid-1', 3273, HOURLY_GRID, 'Asia/Jakarta');
+
+/** The next `hourUtc`:00 UTC at least ten minutes from now (the tests' clock). */
+function nextAt(hourUtc: number): number {
+	const from = Date.now() + 10 * 60_000;
+	const day = new Date(from);
+	const at = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hourUtc);
+	return at > from ? at : at + DAY;
+}
+
+const startOf = (campaign: e2e.JournalCampaign) => String(campaign.request.channels[0].startDate);
+
+e2e.describeE2E(`A Retry across midnight and the hour, n8n ${e2e.n8nVersion()}'s own clock set a minute before each`, () => {
+	let setup: e2e.LbaN8n | undefined;
+	let steps: e2e.UserSteps;
+	const clock = e2e.settableClock();
+	// Each boundary after the last (the clock is only set forward): WIT's midnight (15:00 UTC), WITA's an
+	// hour later, WIB's an hour after that; all a week later after a first run that ended too late.
+	let wit = 0;
+
+	beforeAll(async () => {
+		setup = await e2e.startLbaN8n('midnight', { workflows: [WIT, WITA, ADVICE, GRID], env: clock.env });
+		steps = e2e.userSteps(setup);
+		wit = nextAt(15);
+	}, 15 * 60 * 1000);
+	afterAll(async () => {
+		await setup?.close();
+		clock.cleanup();
+	});
+
+	/** n8n's clock, from the Date header of its answers (to the second). */
+	async function n8nNow(): Promise<number> {
+		const res = await fetch(`${setup!.n8n!.baseUrl}/healthz`);
+		return Date.parse(res.headers.get('date') ?? '');
+	}
+	async function untilN8nClock(reached: (now: number) => boolean, what: string) {
+		const deadline = Date.now() + 3 * 60_000;
+		for (;;) {
+			const now = await n8nNow();
+			if (reached(now)) return now;
+			if (Date.now() > deadline) throw new Error(`n8n's clock never ${what} (it read ${new Date(now).toISOString()})`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
+	/**
+	 * Each workflow run a minute before `boundary`, its third campaign refused (503), then retried
+	 * once n8n's clock has passed it. When a first run ended too late (a loaded machine), all starts
+	 * over a week later: no date of that series is then one this one sent.
+	 */
+	async function acrossBoundary(hoursAfterWit: number, workflows: Array<{ id: string; prefix: string }>) {
+		for (let attempt = 1; ; attempt++) {
+			const boundary = wit + hoursAfterWit * HOUR;
+			const since = Date.now();
+			clock.set(boundary - LEAD_MS);
+			await untilN8nClock((now) => Math.abs(now - (boundary - LEAD_MS)) < 5_000, `read ${LEAD_MS / 1000} s before ${new Date(boundary).toISOString()}`);
+			// Signed in again: a session lasts 7 days of n8n's clock, and a week later it is over.
+			await setup!.rest.login();
+			const failed: e2e.FinishedExecution[] = [];
+			for (const { id } of workflows) {
+				await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+				failed.push(await steps.run(id));
+				await steps.clearFaults();
+			}
+			if (Math.max(...failed.map((run) => run.stoppedAt)) >= boundary - 2_000) {
+				if (attempt < 2) {
+					wit += 7 * DAY;
+					continue;
+				}
+				throw new Error(`the first runs ended after ${new Date(boundary - 2_000).toISOString()}, too late to retry them across that boundary`);
+			}
+			const sentFirst = await Promise.all(workflows.map(async ({ prefix }) => (await steps.journal(prefix)).filter((c) => Date.parse(c.receivedAt) >= since)));
+			for (const [index, run] of failed.entries()) {
+				expect(run.status).toBe('error');
+				expect(sentFirst[index]).toHaveLength(2);
+			}
+			await untilN8nClock((now) => now >= boundary + 2_000, `passed ${new Date(boundary).toISOString()}`);
+			const retried: e2e.FinishedExecution[] = [];
+			for (const [index, { id }] of workflows.entries()) retried.push(await steps.retry(id, failed[index].executionId));
+			return await Promise.all(
+				workflows.map(async ({ prefix }, index) => ({
+					retried: retried[index],
+					before: sentFirst[index],
+					after: (await steps.journal(prefix)).filter((c) => Date.parse(c.receivedAt) >= since),
+				})),
+			);
+		}
+	}
+
+	/** Each campaign once; the two created ones held naming their own campaignId, in order; the third sent. */
+	function eachOnce({ retried, before, after }: { retried: e2e.FinishedExecution; before: e2e.JournalCampaign[]; after: e2e.JournalCampaign[] }) {
+		expect(retried.status).toBe('success');
+		expect(retried.output(LBA).map((item: Json) => (item.skipped ? `held as ${item.campaignId}` : item.status))).toEqual([
+			`held as ${before[0].campaignId}`,
+			`held as ${before[1].campaignId}`,
+			'Published',
+		]);
+		expect(after).toHaveLength(3);
+		expect(new Set(after.map(startOf)).size).toBe(3);
+		expect(after.slice(0, 2).map((c) => c.campaignId)).toEqual(before.map((c) => c.campaignId));
+		return after.map(startOf);
+	}
+
+	test("midnight in WIT, the workflow's zone (Asia/Jayapura): a $today series of one SMS, retried 2 s after midnight, each day once", async () => {
+		const [result] = await acrossBoundary(0, [{ id: WIT.id, prefix: 'mid-wit' }]);
+		const dates = eachOnce(result).map(Date.parse);
+		// The third row, computed again after midnight, is a day later than in the first run: days 1, 2 and 4.
+		expect(dates.map((date) => (date - dates[0]) / DAY)).toEqual([0, 1, 3]);
+	}, 10 * 60 * 1000);
+
+	test("midnight in WITA, the workflow's zone (Asia/Makassar): the same, an hour later", async () => {
+		const [result] = await acrossBoundary(1, [{ id: WITA.id, prefix: 'mid-wita' }]);
+		eachOnce(result);
+	}, 10 * 60 * 1000);
+
+	test("midnight in WIB, the hour everywhere: the node's own advice on n8n's default zone, and an hourly grid of $now.startOf('hour'), each campaign once", async () => {
+		e2e.follows('timeAsText');
+		const [advice, grid] = await acrossBoundary(2, [
+			{ id: ADVICE.id, prefix: 'mid-advice' },
+			{ id: GRID.id, prefix: 'mid-grid' },
+		]);
+		eachOnce(advice);
+		eachOnce(grid);
+	}, 10 * 60 * 1000);
+});
