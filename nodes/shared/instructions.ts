@@ -26,6 +26,10 @@ interface Instruction {
 export const INSTRUCTIONS = {
 	// Sending one campaign again (issue 60): the one action, whatever n8n offers.
 	sendOneAgain: { say: "copy this item's sendAgainKey, set this node's Mode to Send One Again, paste it into Send Again Key, click Execute step, then set Mode back to Publish. Only this campaign is sent, once." },
+	// A tool node has no Mode (n8n shows a tool's fields only for its model): a Create node in the editor sends it.
+	sendOneAgainFromTool: {
+		say: "the user copies the held result's sendAgainKey; in the editor, on a Create Campaign node of LBA Ads (not a tool) with the same credential, in any workflow (a new node needs a Name and a Description, which this mode does not use), sets Mode to Send One Again, pastes it into Send Again Key, clicks Execute step, then sets Mode back to Publish. Only this campaign is sent, once.",
+	},
 	sendOneAgainWithKey: { say: (key) => `set this node's Mode to Send One Again, paste ${key} into Send Again Key, click Execute step, then set Mode back to Publish.` },
 	toSendAgainOnPurpose: { say: 'To send it again on purpose (a second campaign, billed again):' },
 	waitThenLook: { say: 'Wait a few minutes, then look for it in LBA Ads.' },

@@ -18,7 +18,6 @@ export const NOT_INSTRUCTIONS: Array<{ text: string; why: string }> = [
 	{ text: 'Check each campaign and show the exact request and the SMS per recipient;', why: "Preview's description: what the mode does." },
 	{ text: 'Send again, once, the one campaign whose sendAgainKey (from a held or failed item) is pasted below;', why: "Send One Again's description: what the mode does." },
 	{ text: 'Send every item, even a campaign this node sent in an earlier run', why: "Resend's description: what the option does." },
-	{ text: 'To send a held campaign again, the user turns on Resend in the Create tool\'s options', why: 'Told to the model, which cannot change options: it says what the user does.' },
 	{ text: 'Forget Sent does nothing as a tool:', why: "The tool's description of itself." },
 	{ text: 'Network error', why: 'The name of a network error, before its code (ECONNRESET).' },
 	{ text: 'Campaign name', why: "A field's description: what the field holds." },

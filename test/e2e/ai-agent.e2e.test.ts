@@ -104,6 +104,14 @@ const WORKFLOWS = {
 	lostAnswer: agentWorkflow('aiLostAnswer', 'Launch the Medan promo', ['create']),
 	retryOnFail: agentWorkflow('aiRetryOnFail', 'Launch the Denpasar promo', ['create'], {}, { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }),
 	limits: agentWorkflow('aiLimits', 'Launch as many Makassar promos as you can', ['create'], { maxSmsPerCampaign: 2000, maxCampaignsPerExecution: 2 }),
+	notCreated: agentWorkflow('aiNotCreated', 'Launch the Bogor promo', ['create']),
+	// The user's own workflow with a Create Campaign node (not a tool), as a held tool result's advice says.
+	sendAgain: e2e.workflow(
+		'aiSendAgain',
+		'Send one campaign again',
+		[e2e.manualTrigger('aiSendAgain-start'), e2e.lbaNode('aiSendAgain-lba', 'Send again', { resource: 'campaign', operation: 'create', runMode: 'sendAgain', sendAgainKey: '' })],
+		e2e.chain('Start', 'Send again'),
+	),
 };
 
 const lastResult = (turn: Turn) => turn.toolResults[turn.toolResults.length - 1];
@@ -266,6 +274,40 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 		const [again] = parsed(turns[2].toolResults[1].output);
 		expect(again).toMatchObject({ skipped: true, earlierOutcome: 'unknown', reason: expect.stringMatching(/^May have been created in an earlier run/) });
 		expect(await journal(name)).toHaveLength(1);
+	});
+
+	test("a 502 before the service created the campaign, the tool called again: held; its advice followed (not in LBA Ads, so Send One Again on the user's Create node in the editor): sent once", async () => {
+		e2e.follows('sendOneAgainFromTool');
+		const name = 'Bogor promo';
+		await fetch(`${sandbox.url}/_sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ method: 'POST', path: '/lba/campaign', when: 'before', status: 502, times: 1 }),
+		});
+		const { run, turns } = await runAgent('aiNotCreated', (turn) =>
+			turn.toolResults.length < 2 ? { call: { tool: TOOLS.create.tool, arguments: campaignCall(name, { locationId: 3271 }) } } : { text: 'Done.' },
+		);
+		expect(run.status).toBe('success');
+		const [held] = parsed(turns[2].toolResults[1].output);
+		expect(held).toMatchObject({ skipped: true, earlierOutcome: 'unknown', sendAgainKey: expect.stringMatching(/^again:v1:/) });
+		expect(held.howToResend).toBe(
+			"Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: the user copies the held result's sendAgainKey; in the editor, on a Create Campaign node of LBA Ads (not a tool) with the same credential, in any workflow (a new node needs a Name and a Description, which this mode does not use), sets Mode to Send One Again, pastes it into Send Again Key, clicks Execute step, then sets Mode back to Publish. Only this campaign is sent, once.",
+		);
+		// "Wait a few minutes, then look for it in LBA Ads": it is not there.
+		expect(await journal(name)).toHaveLength(0);
+		// The user's Create node: Mode is Send One Again; the key pasted into Send Again Key, Execute step.
+		const steps = e2e.userSteps(setup!);
+		const setLba = (change: (parameters: Json) => Json) => steps.setNode(WORKFLOWS.sendAgain.id, 'Send again', (node: Json) => ({ ...node, parameters: change(node.parameters) }));
+		// A new node: n8n runs none without a Name and a Description (unused in this mode), so the user types any.
+		await setLba((parameters) => ({ ...parameters, name: 'Send again', campaignDescription: 'Send again', sendAgainKey: held.sendAgainKey }));
+		const step = await steps.executeStep(WORKFLOWS.sendAgain.id, 'Send again', {}, ['Send again']);
+		expect([step.status, step.error?.message]).toEqual(['success', undefined]);
+		expect(step.output('Send again')[0]).toMatchObject({ status: 'Published' });
+		// Then Mode back to Publish. The campaign was sent once, as the model first asked for it.
+		await setLba((parameters) => ({ ...parameters, runMode: 'publish' }));
+		const sent = await journal(name);
+		expect(sent).toHaveLength(1);
+		expect(sent[0].request.channels[0]).toMatchObject({ locationId: 3271, startDate: '2036-12-05T09:00:00+07:00' });
 	});
 
 	test("AI agent tool with Retry On Fail: the first try's answer is lost (502 after the service created it), the second try sends nothing", async () => {

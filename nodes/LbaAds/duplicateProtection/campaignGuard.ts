@@ -9,6 +9,7 @@ import { HISTORY_MAX_CAMPAIGNS, SCOPE, STORE_OPTIONS, storeCall, unique } from '
 import { awaitTwins, twinWait, type TwinOutcome } from './twinWait';
 import type { SendGuard, SentResult } from '../actions/engine/operation';
 import { SAY } from '../../shared/instructions';
+import { runsAsTool } from '../helpers/aiTool';
 
 export { forgetCampaigns, HISTORY_MAX_CAMPAIGNS } from './historyStore';
 export { twinWait } from './twinWait';
@@ -107,7 +108,7 @@ export function campaignGuard(ctx: IExecuteFunctions, candidates: Candidate[], o
 				const twin = settled.get(held.itemIndex);
 				if (twin === 'claimed') continue; // released by the other execution and claimed by this one: sent below
 				heldIndexes.add(held.itemIndex);
-				const json = heldJson(held, twin);
+				const json = heldJson(held, twin, runsAsTool(ctx));
 				result.set(held.itemIndex, json);
 				skipped.set(held.itemIndex, json);
 			}

@@ -26,23 +26,27 @@ export const REASONS = {
 /** The one action that sends one campaign again, alone, whatever its dates and whatever n8n offers (issue 60). */
 export const SEND_ONE_AGAIN = SAY.sendOneAgain;
 
-export const HOW_TO_RESEND = {
-	created: `${SAY.toSendAgainOnPurpose} ${SEND_ONE_AGAIN}`,
-	unknown: `${SAY.waitThenLook} ${SAY.ifThereNothing} ${SAY.ifMissing} ${SEND_ONE_AGAIN}`,
-	sending: `${SAY.doNotRunAgainForIt} ${SAY.onceThatFinished} ${SAY.onlyIfMissing} ${SEND_ONE_AGAIN}`,
-};
+const howToResend = (sendOneAgain: string) => ({
+	created: `${SAY.toSendAgainOnPurpose} ${sendOneAgain}`,
+	unknown: `${SAY.waitThenLook} ${SAY.ifThereNothing} ${SAY.ifMissing} ${sendOneAgain}`,
+	sending: `${SAY.doNotRunAgainForIt} ${SAY.onceThatFinished} ${SAY.onlyIfMissing} ${sendOneAgain}`,
+});
+export const HOW_TO_RESEND = howToResend(SEND_ONE_AGAIN);
+/** As a tool's result says it: a tool node has no Mode, so another Create node sends the campaign. */
+const HOW_TO_RESEND_FROM_TOOL = howToResend(SAY.sendOneAgainFromTool);
 
 /** A held-back item's output: what happened and what to do first, the keys last. */
-export function heldJson(held: HeldBack, twin: TwinOutcome | undefined): IDataObject {
+export function heldJson(held: HeldBack, twin: TwinOutcome | undefined, asTool = false): IDataObject {
 	const created = held.created || twin === 'created';
 	const outcome = created ? 'created' : twin === 'sending' ? 'sending' : 'unknown';
 	const reason = twin === 'created' ? REASONS.twin : twin === 'sending' ? REASONS.key.sending : REASONS[held.by][created ? 'created' : 'unknown'];
+	const advice = asTool ? HOW_TO_RESEND_FROM_TOOL : HOW_TO_RESEND;
 	const until = outcome === 'sending' && held.sendingUntil ? new Date(held.sendingUntil).toISOString().replace(/:\d\d\.\d+Z$/, ' UTC').replace('T', ' ') : undefined;
 	return {
 		skipped: true,
 		reason,
 		earlierOutcome: outcome,
-		howToResend: until ? `${HOW_TO_RESEND.sending} If that execution stopped without finishing (n8n was stopped or crashed), it counts as ended at ${until}.` : HOW_TO_RESEND[outcome],
+		howToResend: until ? `${advice.sending} If that execution stopped without finishing (n8n was stopped or crashed), it counts as ended at ${until}.` : advice[outcome],
 		...(until ? { sendingUntil: new Date(held.sendingUntil!).toISOString() } : {}),
 		// The campaign it was created as, when the retried execution's context kept its id.
 		...(held.by === 'retry' && created && held.candidate.createdAs ? { campaignId: held.candidate.createdAs } : {}),

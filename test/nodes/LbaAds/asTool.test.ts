@@ -110,6 +110,8 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		const again = await runNode(context, createTool, [toolCall()], { node: TOOL, workflowId: id });
 		expect(errorOf(again)).toBeUndefined();
 		expect(again.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'unknown' });
+		// A tool node has no Mode: its held result sends the user to a Create node in the editor.
+		expect(again.items[0].json.howToResend).toContain("If it is missing: the user copies the held result's sendAgainKey; in the editor, on a Create Campaign node of LBA Ads (not a tool)");
 		expect(await campaigns(context)).toHaveLength(1);
 	});
 
@@ -135,7 +137,7 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		const entries = store.entries(id, 'lba');
 		expect(entries.length).toBeGreaterThan(0);
 		const result = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'all' }, [{}], { node: TOOL, workflowId: id });
-		expect(errorOf(result)?.message).toMatch(/^Forget Sent does nothing as a tool: .*Nothing was forgotten\. .*turns on Resend in the Create tool's options/);
+		expect(errorOf(result)?.message).toMatch(/^Forget Sent does nothing as a tool: .*Nothing was forgotten\. .*To send a campaign the Create tool held again, the user copies the held result's sendAgainKey; in the editor, on a Create Campaign node of LBA Ads \(not a tool\) with the same credential, in any workflow \(a new node needs a Name and a Description, which this mode does not use\), sets Mode to Send One Again/);
 		expect(store.entries(id, 'lba')).toEqual(entries);
 	});
 

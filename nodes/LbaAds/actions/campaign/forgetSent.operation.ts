@@ -131,7 +131,7 @@ function notAsTool(operation: Operation<ForgetRequest>): Operation<ForgetRequest
 			if (!runsAsTool(ctx)) return operation.prepare(ctx, itemIndex);
 			throw new NodeOperationError(
 				ctx.getNode(),
-				"Forget Sent does nothing as a tool: each tool node keeps its own record of sent campaigns, and this one sends none. Nothing was forgotten. To send a held campaign again, the user turns on Resend in the Create tool's options",
+				`Forget Sent does nothing as a tool: each tool node keeps its own record of sent campaigns, and this one sends none. Nothing was forgotten. To send a campaign the Create tool held again, ${SAY.sendOneAgainFromTool.replace(/\.$/, '')}`,
 				{ itemIndex },
 			);
 		},
@@ -150,7 +150,7 @@ export const forgetSent: OperationModule<ForgetRequest> = {
 			'campaign',
 			'forgetSent',
 			'Does nothing: a tool node keeps its own record of sent campaigns, and this one sends none, so it cannot free a campaign ' +
-				`another tool sent. ${SAY.toolForgetNot} To send a held campaign again, the user turns on Resend in the Create tool's options.`,
+				`another tool sent. ${SAY.toolForgetNot} To send a campaign the Create tool held again, ${SAY.sendOneAgainFromTool}`,
 		),
 		{
 			displayName:
