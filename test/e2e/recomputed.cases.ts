@@ -32,9 +32,13 @@ function parent(id: string, childId: string, subSettings: Json = {}) {
 }
 
 const rowsOf = (prefix: string, letters: string) => JSON.stringify(letters.split('').map((letter) => ({ name: `${prefix}-${letter}` })));
-/** Two campaigns per store, morning and evening, their start from DateTime.now() (the Code node's own clock). */
+/**
+ * Two campaigns per store, morning and evening, their start from DateTime.now() (the Code node's own
+ * clock). A clock read has seconds: one that lands on :00 (1 in 60) is a whole minute, which the node
+ * cannot tell from a sheet's 09:00 and holds as `unclear` (itemOrigin.ts), so the read moves off it.
+ */
 const twoPerStore = (prefix: string) =>
-	`['A', 'B'].flatMap((store) => ['morning', 'evening'].map((slot) => ({ name: '${prefix}-' + store, slot, startDate: DateTime.now().plus({ hours: slot === 'evening' ? 10 : 1 }).toISO() })))`;
+	`['A', 'B'].flatMap((store) => ['morning', 'evening'].map((slot) => { const now = DateTime.now(); return { name: '${prefix}-' + store, slot, startDate: (now.second ? now : now.plus({ seconds: 1 })).plus({ hours: slot === 'evening' ? 10 : 1 }).toISO() }; }))`;
 
 const CHANGED = { child: child('recChangedChild', rowsOf('changed', 'ABCD'), nowParameters()), parent: parent('recChanged', 'recChangedChild') };
 const EDITED = { child: child('recEditedChild', rowsOf('edited', 'ABCD'), nowParameters()), parent: parent('recEdited', 'recEditedChild') };
