@@ -23,13 +23,17 @@ interface Instruction {
 }
 
 
+/** What a tool user does with a send-again key (a tool node has no Mode); its own node, so that a key is sent once. */
+const FROM_TOOL_STEPS =
+	'The user then, in the editor, makes a new workflow with one LBA Ads node set to Resource Campaign and Operation Create (not the tool), the same credential, any text in its Name and Description fields (this mode does not use them) and Mode Send One Again, pastes the key into Send Again Key and clicks Execute step. ' +
+	'Only this campaign is sent, once. Keep that workflow for any later key: another node would send the same key again, billed again.';
+
 export const INSTRUCTIONS = {
 	// Sending one campaign again (issue 60): the one action, whatever n8n offers.
 	sendOneAgain: { say: "copy this item's sendAgainKey, set this node's Mode to Send One Again, paste it into Send Again Key, click Execute step, then set Mode back to Publish. Only this campaign is sent, once." },
 	// A tool node has no Mode (n8n shows a tool's fields only for its model): a Create node in the editor sends it.
-	sendOneAgainFromTool: {
-		say: "the user copies the held result's sendAgainKey; in the editor, on a Create Campaign node of LBA Ads (not a tool) with the same credential, in any workflow (a new node needs a Name and a Description, which this mode does not use), sets Mode to Send One Again, pastes it into Send Again Key, clicks Execute step, then sets Mode back to Publish. Only this campaign is sent, once.",
-	},
+	sendOneAgainFromTool: { say: `show the user the held result's sendAgainKey. ${FROM_TOOL_STEPS}` },
+	sendOneAgainFromToolWithKey: { say: (key) => `show the user this key: ${key}. ${FROM_TOOL_STEPS}` },
 	sendOneAgainWithKey: { say: (key) => `set this node's Mode to Send One Again, paste ${key} into Send Again Key, click Execute step, then set Mode back to Publish.` },
 	toSendAgainOnPurpose: { say: 'To send it again on purpose (a second campaign, billed again):' },
 	waitThenLook: { say: 'Wait a few minutes, then look for it in LBA Ads.' },

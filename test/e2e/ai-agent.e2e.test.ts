@@ -105,7 +105,7 @@ const WORKFLOWS = {
 	retryOnFail: agentWorkflow('aiRetryOnFail', 'Launch the Denpasar promo', ['create'], {}, { retryOnFail: true, maxTries: 2, waitBetweenTries: 1100 }),
 	limits: agentWorkflow('aiLimits', 'Launch as many Makassar promos as you can', ['create'], { maxSmsPerCampaign: 2000, maxCampaignsPerExecution: 2 }),
 	notCreated: agentWorkflow('aiNotCreated', 'Launch the Bogor promo', ['create']),
-	// The user's own workflow with a Create Campaign node (not a tool), as a held tool result's advice says.
+	// The new workflow a held tool result's advice has the user make: one LBA Ads node, Create Campaign (not the tool), Mode Send One Again.
 	sendAgain: e2e.workflow(
 		'aiSendAgain',
 		'Send one campaign again',
@@ -277,7 +277,7 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 	});
 
 	test("a 502 before the service created the campaign, the tool called again: held; its advice followed (not in LBA Ads, so Send One Again on the user's Create node in the editor): sent once", async () => {
-		e2e.follows('sendOneAgainFromTool');
+		e2e.follows('sendOneAgainFromTool', 'sendOneAgainFromToolWithKey');
 		const name = 'Bogor promo';
 		await fetch(`${sandbox.url}/_sandbox/faults`, {
 			method: 'POST',
@@ -288,23 +288,27 @@ e2e.describeE2E(`LBA Ads Tool with a real AI Agent in n8n ${e2e.n8nVersion()}`, 
 			turn.toolResults.length < 2 ? { call: { tool: TOOLS.create.tool, arguments: campaignCall(name, { locationId: 3271 }) } } : { text: 'Done.' },
 		);
 		expect(run.status).toBe('success');
+		// The first call's error, as the model read it: the way out a tool user can take, the key in it.
+		const [{ error }] = parsed(turns[1].toolResults[0].output);
 		const [held] = parsed(turns[2].toolResults[1].output);
 		expect(held).toMatchObject({ skipped: true, earlierOutcome: 'unknown', sendAgainKey: expect.stringMatching(/^again:v1:/) });
+		expect(error).toContain(`only if it is missing, send it again: show the user this key: ${held.sendAgainKey}. The user then, in the editor, makes a new workflow`);
 		expect(held.howToResend).toBe(
-			"Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: the user copies the held result's sendAgainKey; in the editor, on a Create Campaign node of LBA Ads (not a tool) with the same credential, in any workflow (a new node needs a Name and a Description, which this mode does not use), sets Mode to Send One Again, pastes it into Send Again Key, clicks Execute step, then sets Mode back to Publish. Only this campaign is sent, once.",
+			"Wait a few minutes, then look for it in LBA Ads. If it is there, do nothing. If it is missing: show the user the held result's sendAgainKey. The user then, in the editor, makes a new workflow with one LBA Ads node set to Resource Campaign and Operation Create (not the tool), the same credential, any text in its Name and Description fields (this mode does not use them) and Mode Send One Again, pastes the key into Send Again Key and clicks Execute step. Only this campaign is sent, once. Keep that workflow for any later key: another node would send the same key again, billed again.",
 		);
 		// "Wait a few minutes, then look for it in LBA Ads": it is not there.
 		expect(await journal(name)).toHaveLength(0);
-		// The user's Create node: Mode is Send One Again; the key pasted into Send Again Key, Execute step.
+		// The new workflow (n8n puts a Manual Trigger before its first node): the LBA Ads node, Resource
+		// Campaign, Operation Create, any text in Name and Description, Mode Send One Again, the key pasted; Execute step.
 		const steps = e2e.userSteps(setup!);
 		const setLba = (change: (parameters: Json) => Json) => steps.setNode(WORKFLOWS.sendAgain.id, 'Send again', (node: Json) => ({ ...node, parameters: change(node.parameters) }));
-		// A new node: n8n runs none without a Name and a Description (unused in this mode), so the user types any.
-		await setLba((parameters) => ({ ...parameters, name: 'Send again', campaignDescription: 'Send again', sendAgainKey: held.sendAgainKey }));
+		await setLba((parameters) => ({ ...parameters, name: 'x', campaignDescription: 'x', sendAgainKey: held.sendAgainKey }));
 		const step = await steps.executeStep(WORKFLOWS.sendAgain.id, 'Send again', {}, ['Send again']);
 		expect([step.status, step.error?.message]).toEqual(['success', undefined]);
 		expect(step.output('Send again')[0]).toMatchObject({ status: 'Published' });
-		// Then Mode back to Publish. The campaign was sent once, as the model first asked for it.
-		await setLba((parameters) => ({ ...parameters, runMode: 'publish' }));
+		// "Keep that workflow for any later key": the same key on it again sends nothing more.
+		const again = await steps.executeStep(WORKFLOWS.sendAgain.id, 'Send again', {}, ['Send again']);
+		expect(again.output('Send again')[0]).toMatchObject({ skipped: true });
 		const sent = await journal(name);
 		expect(sent).toHaveLength(1);
 		expect(sent[0].request.channels[0]).toMatchObject({ locationId: 3271, startDate: '2036-12-05T09:00:00+07:00' });

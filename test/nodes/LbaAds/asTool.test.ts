@@ -105,13 +105,16 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		const message = errorOf(failed)?.message ?? '';
 		expect(message).toMatch(/^The LBA service failed to answer POST \/lba\/campaign \(HTTP 502\); the campaign may have been created, so do not send it again\. /);
 		expect(message).toContain('so a Retry of this execution will not send it again (nor a new run, unless its dates come from $now: then it is a new campaign)');
+		// The way to send it again that a tool user can take (a tool node has no Mode), its key in it.
+		expect(message).toMatch(/only if it is missing, send it again: show the user this key: again:v1:\S+\. The user then, in the editor, makes a new workflow with one LBA Ads node/);
+		expect(message).not.toContain("set this node's Mode");
 		expect(await campaigns(context)).toHaveLength(1);
 
 		const again = await runNode(context, createTool, [toolCall()], { node: TOOL, workflowId: id });
 		expect(errorOf(again)).toBeUndefined();
 		expect(again.items[0].json).toMatchObject({ skipped: true, earlierOutcome: 'unknown' });
 		// A tool node has no Mode: its held result sends the user to a Create node in the editor.
-		expect(again.items[0].json.howToResend).toContain("If it is missing: the user copies the held result's sendAgainKey; in the editor, on a Create Campaign node of LBA Ads (not a tool)");
+		expect(again.items[0].json.howToResend).toContain("If it is missing: show the user the held result's sendAgainKey. The user then, in the editor, makes a new workflow with one LBA Ads node set to Resource Campaign and Operation Create (not the tool)");
 		expect(await campaigns(context)).toHaveLength(1);
 	});
 
@@ -137,7 +140,7 @@ describe('LBA Ads Tool (the node as an AI agent tool)', () => {
 		const entries = store.entries(id, 'lba');
 		expect(entries.length).toBeGreaterThan(0);
 		const result = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'all' }, [{}], { node: TOOL, workflowId: id });
-		expect(errorOf(result)?.message).toMatch(/^Forget Sent does nothing as a tool: .*Nothing was forgotten\. .*To send a campaign the Create tool held again, the user copies the held result's sendAgainKey; in the editor, on a Create Campaign node of LBA Ads \(not a tool\) with the same credential, in any workflow \(a new node needs a Name and a Description, which this mode does not use\), sets Mode to Send One Again/);
+		expect(errorOf(result)?.message).toMatch(/^Forget Sent does nothing as a tool: .*Nothing was forgotten\. To send a campaign the Create tool held again, show the user the held result's sendAgainKey\. The user then, in the editor, makes a new workflow with one LBA Ads node set to Resource Campaign and Operation Create \(not the tool\)/);
 		expect(store.entries(id, 'lba')).toEqual(entries);
 	});
 

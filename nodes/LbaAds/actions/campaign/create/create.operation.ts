@@ -27,7 +27,7 @@ import { forgetKeysOf, sendAgainKey } from '../../../duplicateProtection/keys';
 import { SEND_ONE_AGAIN } from '../../../duplicateProtection/guardWording';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../../../../shared/transport';
 import type { OperationModule, SendGuard } from '../../engine/operation';
-import { fromAI, toolDescription, withToolDefault } from '../../../helpers/aiTool';
+import { fromAI, runsAsTool, toolDescription, withToolDefault } from '../../../helpers/aiTool';
 import { pickerField } from '../../../helpers/picker';
 import { searchLocations } from '../../../methods/searchLocations';
 import { SAY } from '../../../../shared/instructions';
@@ -444,7 +444,7 @@ const operation: OperationModule<CreateRequest>['operation'] = {
 			if (request.retryIdentity) rememberCreated(ctx, request.retryIdentity.key, response.campaignId);
 			return [createdOutput(request, sms, response, keysOutput(request))];
 		} catch (error) {
-			throw campaignFailure(error, request.target === undefined ? undefined : { forgetKeys: keysOutput(request).forgetKeys, sendAgain: sendAgainOf(request) });
+			throw campaignFailure(error, request.target === undefined ? undefined : { forgetKeys: keysOutput(request).forgetKeys, sendAgain: sendAgainOf(request) }, runsAsTool(ctx));
 		}
 	},
 };

@@ -93,7 +93,7 @@ export function dryRunOutput(ctx: IExecuteFunctions, request: CreateRequest, sms
  * agent reads only the message, and a campaign that may exist must not be sent again), and a
  * campaign that may exist keeps its key: its error says a re-run will not send it again.
  */
-export function campaignFailure(error: unknown, keys?: { forgetKeys?: string; sendAgain?: string }): unknown {
+export function campaignFailure(error: unknown, keys?: { forgetKeys?: string; sendAgain?: string }, asTool = false): unknown {
 	if (!(error instanceof ApiRequestError)) return error;
 	const { outcome, transient, status, serviceCode } = error.failureClass;
 	if (status === 400 && serviceCode === 'G-400003') error.message = 'The service rejected the campaign as incomplete or invalid (G-400003)';
@@ -112,7 +112,7 @@ export function campaignFailure(error: unknown, keys?: { forgetKeys?: string; se
 	}
 	if (keys?.sendAgain !== undefined && outcome === 'unknown') {
 		notes.push(
-			`Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again (nor a new run, unless its dates come from $now: then it is a new campaign). ${SAY.waitThenLookIfMissingSend} ${SAY.sendOneAgainWithKey(keys.sendAgain)}` +
+			`Duplicate protection kept this campaign's keys, so a Retry of this execution will not send it again (nor a new run, unless its dates come from $now: then it is a new campaign). ${SAY.waitThenLookIfMissingSend} ${asTool ? SAY.sendOneAgainFromToolWithKey(keys.sendAgain) : SAY.sendOneAgainWithKey(keys.sendAgain)}` +
 				(keys.forgetKeys ? ` Its keys, for Forget Sent: ${keys.forgetKeys}.` : ''),
 		);
 	}
