@@ -223,7 +223,7 @@ e2e.describeE2E(`a marketer's paths through duplicate protection, in real n8n ${
 			const failed = await steps.run(SUB_PARENT.id);
 			expect(failed.status).toBe('error');
 			expect(sorted(await steps.journal('sub'))).toEqual(names('sub', 3));
-			await sleep(1100); // $now moves on
+			await steps.waitOffWholeMinute(); // $now moves on, and not onto a whole minute
 			const retried = await steps.retry(SUB_PARENT.id, failed.executionId);
 			const created = await steps.journal('sub');
 			figure.created = created.length;

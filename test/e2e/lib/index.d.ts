@@ -410,6 +410,8 @@ export interface UserSteps {
 	editThenRetry(id: string, executionId: string, name: string, change: (node: Record<string, any>) => Record<string, any>): Promise<FinishedExecution>;
 	/** Resolves once `until` holds for the sandbox's requests (polled every 100 ms). */
 	sandboxSees(until: (requests: SandboxRequest[]) => boolean, waitMs?: number): Promise<void>;
+	/** Waits at least `ms` (1.1 s), then until the clock is 2 to 50 s into its minute (a child's `$now` read then is no whole minute). */
+	waitOffWholeMinute(ms?: number): Promise<void>;
 }
 /** The user's steps over REST and the sandbox's journal, for one suite's `startLbaN8n` set-up. */
 export declare function userSteps(setup: { sandbox: { url: string }; rest: N8nRest }, opts?: { timeoutMs?: number }): UserSteps;

@@ -100,6 +100,17 @@ function userSteps(setup, { timeoutMs = 180_000 } = {}) {
 		await sleep(1100);
 		return await retry(id, executionId, true);
 	}
+	/**
+	 * Waits at least `ms`, then until the clock is 2 to 50 s into its minute: a Retry whose child
+	 * computes dates with `$now` before the node reads the clock within seconds, and a read on :00 is a
+	 * whole minute, which the node cannot tell from a sheet's 09:00 and rightly holds as `unclear`
+	 * (itemOrigin.ts). A journey that means the other case waits with this.
+	 */
+	async function waitOffWholeMinute(ms = 1100) {
+		await sleep(ms);
+		const intoMinute = Date.now() % 60_000;
+		if (intoMinute < 2000 || intoMinute > 50_000) await sleep((62_000 - intoMinute) % 60_000);
+	}
 	/** Resolves once `until(requests)` holds for the sandbox's requests (polled every 100 ms), else throws after `waitMs`. */
 	async function sandboxSees(until, waitMs = 60_000) {
 		const deadline = Date.now() + waitMs;
@@ -110,7 +121,7 @@ function userSteps(setup, { timeoutMs = 180_000 } = {}) {
 		}
 	}
 
-	return { journal, requests, fault, clearFaults, finished, start, run, retry, stop, executeStep, saveWorkflow, setNode, editThenRetry, sandboxSees };
+	return { journal, requests, fault, clearFaults, finished, start, run, retry, stop, executeStep, saveWorkflow, setNode, editThenRetry, sandboxSees, waitOffWholeMinute };
 }
 
 /**

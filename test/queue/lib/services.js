@@ -100,7 +100,8 @@ async function startRedis() {
 			'--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'yes',
 			'--appendfsync', 'everysec', '--daemonize', 'yes', '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log'),
 		], { env: realClockEnv() }); // Redis on the real clock: it hangs at start under libfaketime (LBA_CI_CLOCK)
-		for (let tries = 0; tries < 100; tries++) {
+		// Up to 30 s: a loaded machine (e2e beside it in CI) is slow to start a process.
+		for (let tries = 0; tries < 300; tries++) {
 			if ((await cli('ping').catch(() => ({ stdout: '' }))).stdout.trim() === 'PONG') return;
 			await sleep(100);
 		}
