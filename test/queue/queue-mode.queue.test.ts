@@ -528,7 +528,7 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		const restarted = await queue.restartExited();
 		const callAgain = async (n: number): Promise<Answer> => {
 			for (let attempt = 1; ; attempt++) {
-				restarted.push(...(await queue.restartExited()));
+				restarted.push(...(await queue.restartExited()).map((process: string) => `${process} (seen later)`));
 				const again = await call(n, 90_000);
 				if (answered(again) || again.status !== 0 || again.ms > 5_000 || attempt === 3) return again;
 				await new Promise((resolve) => setTimeout(resolve, 3_000));
