@@ -229,6 +229,37 @@ describe('what pairs a Retry\'s campaign with what was sent (issue 58: each rule
 		expect(movedByClock(record, [at(2) + H + SLOW, at(50) + H + SLOW], at(1) + H)).toBe(true);
 	});
 
+	it('a created campaign whose dates, computed again before the node, came 9 minutes later than the clock explains (within the 10 minutes allowed) is held as created, not sent again', () => {
+		const stage = { context: defaultContext() };
+		const ctx = context(stage);
+		const read = at(1) + 30_000; // 01:00:30 UTC: no hour or day begins in the next half hour, in any of the clock's zones
+		const dates = [at(2) + 30_000, at(50) + 30_000];
+		const first = retryKeysOf(ctx, [{ ...campaign(0, 'L'), dates, evaluatedAt: read }], TARGET);
+		rememberSending(ctx, first.get(0)!, dates, read);
+		rememberCreated(ctx, first.get(0)!.key, 'SLOW');
+		const retried = context({ context: JSON.parse(JSON.stringify(stage.context)) });
+		// Retried 20 minutes on; the sub-workflow's slow request made its dates 9 minutes later still.
+		const moved = dates.map((date) => date + 20 * 60_000 + 9 * 60_000);
+		const again = retryKeysOf(retried, [{ ...campaign(0, 'L'), dates: moved, evaluatedAt: read + 20 * 60_000 }], TARGET);
+		expect(again.get(0)!.key).toBe(first.get(0)!.key);
+		expect(createdFor(retried, again.get(0)!.key)?.campaignId).toBe('SLOW');
+	});
+
+	it("two campaigns of one shape a quarter of an hour apart, the created one's row gone before the Retry: the other is not taken for it, it gets its own number (sent)", () => {
+		const stage = { context: defaultContext() };
+		const ctx = context(stage);
+		const read = at(1) + 30_000;
+		const slot = (minutes: number, since = 0) => [at(2) + 30_000 + (minutes + since) * 60_000, at(50) + 30_000 + (minutes + since) * 60_000];
+		const first = retryKeysOf(ctx, [0, 15].map((m, index) => ({ ...campaign(index, 'Q'), dates: slot(m), evaluatedAt: read })), TARGET, 'ownClock');
+		// Only the first was sent (created); the run stopped before the second.
+		rememberSending(ctx, first.get(0)!, slot(0), read);
+		rememberCreated(ctx, first.get(0)!.key, 'FIRST');
+		const retried = context({ context: JSON.parse(JSON.stringify(stage.context)) });
+		const again = retryKeysOf(retried, [{ ...campaign(0, 'Q'), dates: slot(15, 1), evaluatedAt: read + 60_000 }], TARGET, 'ownClock');
+		expect(again.get(0)!.key).toBe(first.get(1)!.key);
+		expect(createdFor(retried, again.get(0)!.key)).toBeUndefined();
+	});
+
 	it("the time since the dates were read explains a move of 37 minutes, with no hour or day begun: $now's dates", () => {
 		const record = { dates: [at(2), at(50)], at: at(1) + 10 * 60_000 };
 		expect(movedByClock(record, [at(2) + 37 * 60_000, at(50) + 37 * 60_000], at(1) + 47 * 60_000, ['UTC'])).toBe(true);
