@@ -9,7 +9,7 @@ import { Settings as luxonSettings } from 'luxon';
 
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { chain, harnessDeduplicator, loadPackageNodes, manualTrigger, type Harness, type RunResult } from '../../harness';
+import { chain, harnessDeduplicator, loadPackageNodes, manualTrigger, type Harness, type RunOptions, type RunResult } from '../../harness';
 import type { LbaAds as LbaAdsClass } from '../../../nodes/LbaAds/LbaAds.node';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -210,13 +210,14 @@ export function lbaNode(parameters: IDataObject, extra: Partial<INode> = {}): IN
 
 /**
  * Runs Start -> LBA with `items` pinned on Start (how a user feeds test data in n8n),
- * so each item's expressions such as {{ $json.lat }} resolve per item.
+ * so each item's expressions such as {{ $json.lat }} resolve per item. `again`: run as n8n runs
+ * an execution again (`{ kind: 'retry', after: failed.run }` is the executions list's Retry).
  */
 export async function runNode(
 	context: Context,
 	parameters: IDataObject,
 	items: IDataObject[] = [{}],
-	options: { node?: Partial<INode>; timezone?: string; credentials?: Record<string, IDataObject>; workflowId?: string } = {},
+	options: { node?: Partial<INode>; timezone?: string; credentials?: Record<string, IDataObject>; workflowId?: string; again?: RunOptions['again'] } = {},
 ): Promise<RunResult & { items: INodeExecutionData[] }> {
 	const result = await context.n8n.runWorkflow(
 		{
@@ -229,6 +230,7 @@ export async function runNode(
 			// Tests give credentials as plain objects; n8n's type only forbids undefined values, which none has.
 			credentials: (options.credentials ?? { lbaAdsApi: { baseUrl: context.sandbox.url, accessToken: context.token } }) as Record<string, ICredentialDataDecryptedObject>,
 			workflowId: options.workflowId,
+			again: options.again,
 		},
 	);
 	return { ...result, items: result.error ? [] : result.output('LBA') };
