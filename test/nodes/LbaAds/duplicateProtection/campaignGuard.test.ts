@@ -28,6 +28,13 @@ function namesIn(journal: Array<{ request: IDataObject }>) {
 	return journal.map((entry) => String(entry.request.name));
 }
 
+/** How many campaigns the service created under each name. */
+function sentPerName(journal: Array<{ request: IDataObject }>) {
+	const counts: Record<string, number> = {};
+	for (const name of namesIn(journal)) counts[name] = (counts[name] ?? 0) + 1;
+	return counts;
+}
+
 function duplicatesIn(journal: Array<{ request: IDataObject }>) {
 	const names = namesIn(journal);
 	return names.length - new Set(names).size;
@@ -250,6 +257,29 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const nullPart = await runNode(context, part, [{ name: 'a', storeId: 'S1' }, { name: 'b', storeId: null }], { workflowId: history.workflowId });
 		expect(errorOf(nullPart)?.message).toBe('Idempotency Key of item 2 is "null-2026-12-01": a part of it came out null; nothing was sent');
 		expect(await campaigns(context)).toHaveLength(0);
+	});
+
+	it("Custom Key that reads the clock ({{ $now }} in it): the executions list's Retry of a failed execution still sends each campaign once", async () => {
+		const clockKey = { ...oneAtATime(byName), duplicateProtection: 'customKey', idempotencyKey: '={{ $json.name }}-{{ $now.toMillis() }}' };
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const failed = await runNode(context, clockKey, six.slice(0, 3), { workflowId: history.workflowId });
+		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
+		const retry = await runNode(context, clockKey, six.slice(0, 3), { workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } });
+		expect(errorOf(retry)).toBeUndefined();
+		// Every key the Retry computed is new (its clock moved): what holds promo-1 and promo-2 is the Retry's memory of its execution.
+		expect(retry.items.map((item) => (item.json.skipped ? `held:${String(item.json.earlierOutcome)}` : String(item.json.status)))).toEqual(['held:created', 'held:created', 'Published']);
+		expect(sentPerName(await campaigns(context))).toEqual({ 'promo-1': 1, 'promo-2': 1, 'promo-3': 1 });
+	});
+
+	it("Resend turned on for the executions list's Retry of a failed execution: only what that execution did not create is sent", async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const failed = await runNode(context, oneAtATime(byName), six.slice(0, 3), { workflowId: history.workflowId });
+		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
+		const resend = { ...byName, options: { concurrency: 1, resend: true } };
+		const retry = await runNode(context, resend, six.slice(0, 3), { workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } });
+		expect(errorOf(retry)).toBeUndefined();
+		expect(retry.items.map((item) => (item.json.skipped ? `held:${String(item.json.earlierOutcome)}` : String(item.json.status)))).toEqual(['held:created', 'held:created', 'Published']);
+		expect(sentPerName(await campaigns(context))).toEqual({ 'promo-1': 1, 'promo-2': 1, 'promo-3': 1 });
 	});
 
 	it('Off: every new run sends again; its only key is the item\'s retry key (what a Retry needs), and an unsaved workflow sends without the store', async () => {

@@ -8,9 +8,11 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { getGlobalState, setGlobalState } from 'n8n-workflow';
 
 import { chain, errorOf, manualTrigger } from '../../../../harness';
-import { campaigns, channel, createParameters, fault, lbaNode, requests, runNode, useSandbox } from '../../setup';
+import { campaigns, channel, createParameters, fault, lbaNode, requests, runNode, useHistory, useSandbox } from '../../setup';
 
 const context = useSandbox();
+/** One saved workflow per test: its runs share duplicate protection's history. */
+const history = useHistory('windows');
 
 const MAKASSAR = 7371; // Kota Makassar, Sulawesi Selatan: WITA
 const JAYAPURA = 9471; // Kota Jayapura, Papua: WIT
@@ -176,6 +178,25 @@ describe('Campaign > Create: the recipients\' local time', () => {
 			'2026-12-01T09:00:00+08:00 2026-12-01T18:00:00+08:00',
 			'2026-12-01T09:00:00+09:00 2026-12-01T18:00:00+09:00',
 		]);
+	});
+
+	it("the executions list's Retry of a failed execution, $now dates without an offset read in the place's hours: what it created is held, the rest sent, each campaign once", async () => {
+		// Send From tomorrow at this second, Makassar's wall clock, written without an offset (read in WITA).
+		const wita = (days: number) => `={{ $now.setZone('Asia/Makassar').plus({ days: ${days} }).toFormat("yyyy-MM-dd'T'HH:mm:ss") }}`;
+		const perPromo = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [channel({ locationId: MAKASSAR, startDate: wita(1), endDate: wita(2) })]);
+		const promos = [{ name: 'a' }, { name: 'b' }, { name: 'c' }];
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+		const failed = await runNode(context, perPromo, promos, { timezone: 'UTC', workflowId: history.workflowId });
+		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
+		// The Retry reads $now a second or more later: new dates, so a's content key is new too; only the Retry's memory holds it.
+		await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 10));
+		const retry = await runNode(context, perPromo, promos, { timezone: 'UTC', workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } });
+		expect(errorOf(retry)).toBeUndefined();
+		expect(retry.items.map(({ json }) => (json.skipped ? `held:${String(json.earlierOutcome)}` : String(json.status)))).toEqual(['held:created', 'Published', 'Published']);
+		const sentPerName: Record<string, number> = {};
+		for (const { request } of await campaigns(context)) sentPerName[String(request.name)] = (sentPerName[String(request.name)] ?? 0) + 1;
+		expect(sentPerName).toEqual({ a: 1, b: 1, c: 1 });
+		expect((await sentDates()).every((dates) => /^\S+\+08:00 \S+\+08:00$/.test(dates))).toBe(true);
 	});
 
 	it('a service that lists no places: a date without an offset on a non-Indonesian workflow zone is refused, naming the zone', async () => {
