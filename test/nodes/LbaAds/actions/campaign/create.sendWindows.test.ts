@@ -188,9 +188,11 @@ describe('Campaign > Create: the recipients\' local time', () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
 		const failed = await runNode(context, perPromo, promos, { timezone: 'UTC', workflowId: history.workflowId });
 		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
-		// The Retry reads $now a second or more later: new dates, so a's content key is new too; only the Retry's memory holds it.
-		await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 10));
-		const retry = await runNode(context, perPromo, promos, { timezone: 'UTC', workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } });
+		// The Retry reads $now a second later (the clock moved, not waited for): new dates, so a's
+		// content key is new too; only the Retry's memory of its execution holds it.
+		const realNow = Date.now.bind(Date);
+		const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 1_000);
+		const retry = await runNode(context, perPromo, promos, { timezone: 'UTC', workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } }).finally(() => later.mockRestore());
 		expect(errorOf(retry)).toBeUndefined();
 		expect(retry.items.map(({ json }) => (json.skipped ? `held:${String(json.earlierOutcome)}` : String(json.status)))).toEqual(['held:created', 'Published', 'Published']);
 		const sentPerName: Record<string, number> = {};
