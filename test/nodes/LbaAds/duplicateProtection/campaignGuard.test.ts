@@ -183,6 +183,16 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		expect(await campaigns(context)).toHaveLength(1);
 	});
 
+	it('a 502 after the service created it: "may have been created", with the way to send it once, and no Timeout to raise (the service answered in time)', async () => {
+		await fault(context, { method: 'POST', path: '/lba/campaign', when: 'after', status: 502, times: 1 });
+		const failed = await runNode(context, byName, six.slice(0, 1), { workflowId: history.workflowId, node: { onError: 'continueRegularOutput' } });
+		expect(failed.items[0].json.error).toMatch(/may have been created/);
+		const description = String(failed.items[0].json.description);
+		expect(description).toMatch(/Send One Again/);
+		expect(description).not.toMatch(/Timeout/);
+		expect(await campaigns(context)).toHaveLength(1);
+	});
+
 	it('items stopped by an earlier failure (no continue on fail) were never sent: their keys are released', async () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 500, skip: 1, times: 1 });
 		const failed = await runNode(context, oneAtATime(byName), six, { workflowId: history.workflowId });
