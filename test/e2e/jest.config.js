@@ -14,9 +14,10 @@ module.exports = {
 	globalSetup: '<rootDir>/test/e2e/global-setup.js',
 	globalTeardown: '<rootDir>/test/e2e/global-teardown.js',
 	testTimeout: 10 * 60 * 1000,
-	// Three suites at once, each with its own sandbox, ports and user folder, and most on the run's
+	// Four suites at once, each with its own sandbox, ports and user folder, and most on the run's
 	// shared n8n (lib/lba-n8n.js): a suite spends most of its time waiting on n8n (about a third of a
-	// core measured under load), so on CI's 2 cores three of them overlap (docs/development.md, "CI's time").
-	maxWorkers: 3,
+	// core measured under load; with three, CI's e2e step used 1.3 of its 2 cores), so on CI's 2
+	// cores four of them overlap (docs/development.md, "CI's time").
+	maxWorkers: 4,
 	// The longest suites first: test/sequencer.js (from the root config).
 };
