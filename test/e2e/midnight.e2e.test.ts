@@ -7,7 +7,9 @@
 // and in WITA (the workflow's zone, `$today` as the user page once advised), and midnight in WIB,
 // which is also the hour everywhere: the node's own advice on n8n's default zone, and an hourly grid.
 // Each failed on the pairing of issue 59's report ("the same dates first"): day 1 held as day 2's
-// campaign, day 2 billed twice.
+// campaign, day 2 billed twice. Last, the report's first case: a child's sheet of one daily SMS,
+// day 1's row gone, retried after midnight in n8n's default zone: day 2 is not held as day 1's
+// campaign (it was, naming day 1's campaignId, before the `unclear` rule), and its advice is followed.
 import * as e2e from './lib';
 
 type Json = Record<string, any>;
@@ -40,6 +42,40 @@ const ADVICE_SERIES = {
 /** An hourly grid from the hour begun, in the workflow's zone (WIB). */
 const HOURLY_GRID = { startDate: "={{ $now.startOf('hour').plus({ hours: $json.at }) }}", endDate: "={{ $now.startOf('hour').plus({ hours: $json.at + 2 }) }}" };
 
+/**
+ * Issue 59's report, first case: a sheet of the same daily SMS at 09:00 WIB, read by a sub-workflow
+ * (its Code node stands for the sheet: whole minutes, computed again by the parent's Retry), and
+ * another promo between its days. Each attempt has names of its own (a late first run starts over).
+ */
+const SHEET = 'Sheet';
+const SUB = 'Run sub-workflow';
+const sheetRow = (name: string, day: number, hour: string) => ({ name, startDate: `2036-12-0${day}T${hour}:00+07:00`, endDate: `2036-12-0${day}T18:00:00+07:00` });
+function sheetRows(attempt: number, dailyDays: number[]) {
+	const daily = (day: number) => sheetRow(`mid-sheet${attempt}-daily`, day, '09:00');
+	const rows = [...dailyDays.slice(0, 1).map(daily), sheetRow(`mid-sheet${attempt}-other`, 1, '10:00'), ...dailyDays.slice(1).map(daily)];
+	return `return ${JSON.stringify(rows)}.map((json) => ({ json }));`;
+}
+const SHEET_CHILD = e2e.workflow(
+	'midSheetChild',
+	'Midnight: the sheet (child)',
+	[
+		e2e.executeWorkflowTrigger('midSheetChild-trigger'),
+		e2e.node('midSheetChild-rows', SHEET, 'n8n-nodes-base.code', 2, { jsCode: sheetRows(1, [1, 2, 3]) }),
+		e2e.lbaNode(
+			'midSheetChild-lba',
+			LBA,
+			e2e.createCampaignParameters({
+				name: '={{ $json.name }}',
+				channels: { channel: [e2e.channel({ sender: 'WARUNGKITA', message: 'Promo pagi!', locationId: 3273, startDate: '={{ $json.startDate }}', endDate: '={{ $json.endDate }}' })] },
+				options: { concurrency: 1 },
+			}),
+		),
+	],
+	e2e.chain('Called', SHEET, LBA),
+);
+// No timezone: n8n's default (America/New_York here), as a new workflow is saved; its midnight is 05:00 UTC.
+const SHEET_PARENT = e2e.workflow('midSheet', 'Midnight: the sheet', [e2e.manualTrigger('midSheet-start'), e2e.executeWorkflowNode('midSheet-sub', SUB, SHEET_CHILD.id)], e2e.chain('Start', SUB));
+
 const WIT = series('midWit', 'mid-wit-1', 9471, TODAY_SERIES, 'Asia/Jayapura'); // Kota Jayapura, Papua
 const WITA = series('midWita', 'mid-wita-1', 7371, TODAY_SERIES, 'Asia/Makassar'); // Kota Makassar, Sulawesi Selatan
 const ADVICE = series('midAdvice', 'mid-advice-1', 3273, ADVICE_SERIES); // Kota Bandung, Jawa Barat (WIB)
@@ -65,7 +101,7 @@ e2e.describeE2E(`A Retry across midnight and the hour, n8n ${e2e.n8nVersion()}'s
 
 	beforeAll(async () => {
 		clock = e2e.settableClock();
-		setup = await e2e.startLbaN8n('midnight', { workflows: [WIT, WITA, ADVICE, GRID], env: clock.env });
+		setup = await e2e.startLbaN8n('midnight', { workflows: [WIT, WITA, ADVICE, GRID, SHEET_CHILD, SHEET_PARENT], publish: [SHEET_CHILD.id], env: clock.env });
 		steps = e2e.userSteps(setup);
 		wit = nextAt(15);
 	}, 15 * 60 * 1000);
@@ -174,5 +210,69 @@ e2e.describeE2E(`A Retry across midnight and the hour, n8n ${e2e.n8nVersion()}'s
 		]);
 		eachOnce(advice, DAY);
 		eachOnce(grid, HOUR);
+	}, 10 * 60 * 1000);
+
+	test("a sub-workflow's sheet of the same daily SMS at 09:00 WIB, another promo refused between its days; the created day marked sent, the parent retried after midnight in the workflow's zone: the next day is not held as the first day's campaign; its advice followed, each campaign once", async () => {
+		e2e.follows('lookForCampaign', 'ifAnother');
+		const byStart = (campaigns: e2e.JournalCampaign[]) => campaigns.map((campaign) => `${String(campaign.request.name).replace(/^mid-sheet\d+-/, '')} ${startOf(campaign)}`);
+		const saveSheet = async (attempt: number, days: number[]) => {
+			await steps.setNode(SHEET_CHILD.id, SHEET, (node: Json) => ({ ...node, parameters: { jsCode: sheetRows(attempt, days) } }));
+			await setup!.rest.activateWorkflow(SHEET_CHILD.id); // 2.x runs a sub-workflow's published version
+		};
+		for (let attempt = 1; ; attempt++) {
+			const prefix = `mid-sheet${attempt}`;
+			// Midnight in New York (05:00 UTC), after the boundaries of the tests before.
+			const boundary = wit + 14 * HOUR;
+			await saveSheet(attempt, [1, 2, 3]);
+			clock!.set(boundary - LEAD_MS);
+			await untilN8nClock((now) => Math.abs(now - (boundary - LEAD_MS)) < 5_000, `read ${LEAD_MS / 1000} s before ${new Date(boundary).toISOString()}`);
+			await setup!.rest.login();
+			// Day 1 created, the other promo refused (503): the child and its parent fail.
+			await steps.fault({ method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+			let failed: e2e.FinishedExecution;
+			try {
+				failed = await steps.run(SHEET_PARENT.id);
+			} finally {
+				await steps.clearFaults();
+			}
+			if (failed.stoppedAt >= boundary - 2_000) {
+				if (attempt < 2) {
+					wit += 7 * DAY;
+					continue;
+				}
+				throw new Error(`the first run ended after ${new Date(boundary - 2_000).toISOString()}, too late to retry it across midnight`);
+			}
+			expect(failed.status).toBe('error');
+			const [day1, ...none] = await steps.journal(prefix);
+			expect(none).toEqual([]);
+			expect(byStart([day1])).toEqual(['daily 2036-12-01T09:00:00+07:00']);
+			// The marketer marks day 1 sent (its row leaves the sheet), then retries after midnight.
+			await saveSheet(attempt, [2, 3]);
+			await untilN8nClock((now) => now >= boundary + 2_000, `passed ${new Date(boundary).toISOString()}`);
+			const retried = await steps.retry(SHEET_PARENT.id, failed.executionId);
+			expect(retried.status).toBe('success');
+			// The sheet now: day 2, the other promo, day 3.
+			const [day2, other, day3] = retried.output(SUB);
+			expect([other.status, day3.status]).toEqual(['Published', 'Published']);
+			// Day 2 moved exactly the day that began: the node cannot tell it from day 1 computed again. Not
+			// "created" (nothing sent), naming the campaign it may be, with the way to send it.
+			expect(day2).toMatchObject({ skipped: true, earlierOutcome: 'unclear', mayBeCampaignId: day1.campaignId });
+			expect(day2.campaignId).toBeUndefined();
+			expect(day2.howToResend).toMatch(/^Look for campaign \S+ in LBA Ads\. If it is this campaign, do nothing\. If it is another: copy this item's sendAgainKey, set this node's Mode to Send One Again, paste it into Send Again Key, click Execute step, then set Mode back to Publish\./);
+			// It is another (day 2, not day 1): in the child's editor, Mode Send One Again with its key, Execute step, Mode back to Publish.
+			await steps.setNode(SHEET_CHILD.id, LBA, (node: Json) => ({ ...node, parameters: { ...node.parameters, runMode: 'sendAgain', sendAgainKey: day2.sendAgainKey } }));
+			const stepped = await steps.run(SHEET_CHILD.id, 'Called');
+			expect([stepped.status, stepped.error?.message]).toEqual(['success', undefined]);
+			await steps.setNode(SHEET_CHILD.id, LBA, (node: Json) => ({ ...node, parameters: { ...node.parameters, runMode: 'publish' } }));
+			await setup!.rest.activateWorkflow(SHEET_CHILD.id);
+			// Counted per campaign meant (name and start): each once.
+			expect(byStart(await steps.journal(prefix)).sort()).toEqual([
+				'daily 2036-12-01T09:00:00+07:00',
+				'daily 2036-12-02T09:00:00+07:00',
+				'daily 2036-12-03T09:00:00+07:00',
+				'other 2036-12-01T10:00:00+07:00',
+			]);
+			return;
+		}
 	}, 10 * 60 * 1000);
 });
