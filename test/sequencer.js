@@ -23,11 +23,11 @@ const LONGEST_FIRST = [
 	'reliability/secrets.reliability.test.ts', // 78 to 128 s
 	'actions/location/findTargetingLocation.test.ts', // 26 s
 	'reliability/sandbox-abuse.reliability.test.ts', // 89 to 134 s
-	// npm run test:e2e, three at a time (seconds of runs AH and AI, a core busy, 2026-11-27)
+	// npm run test:e2e, four at a time since 2026-12-07 (seconds of runs AH and AI, three at a time, a core busy, 2026-11-27)
 	'e2e/lba-ads-examples.e2e.test.ts', // 215 to 336 s
 	'e2e/lba-ads-trigger.e2e.test.ts', // 153 to 207 s
 	'e2e/community-install.e2e.test.ts', // 180 s
-	'e2e/midnight.e2e.test.ts', // about 120 s, most of it waiting for n8n's clock to pass midnight
+	'e2e/midnight.e2e.test.ts', // about 140 to 175 s, most of it waiting for n8n's clock to pass midnight
 	'e2e/identity.e2e.test.ts', // 152 to 172 s
 	'e2e/first-campaign.e2e.test.ts', // 113 to 151 s
 	'e2e/lba-ads-load.e2e.test.ts', // 110 to 121 s

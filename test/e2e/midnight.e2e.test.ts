@@ -10,6 +10,8 @@
 // campaign, day 2 billed twice. Last, the report's first case: a child's sheet of one daily SMS,
 // day 1's row gone, retried after midnight in n8n's default zone: day 2 is not held as day 1's
 // campaign (it was, naming day 1's campaignId, before the `unclear` rule), and its advice is followed.
+import { DateTime } from 'luxon';
+
 import * as e2e from './lib';
 
 type Json = Record<string, any>;
@@ -73,7 +75,8 @@ const SHEET_CHILD = e2e.workflow(
 	],
 	e2e.chain('Called', SHEET, LBA),
 );
-// No timezone: n8n's default (America/New_York here), as a new workflow is saved; its midnight is 05:00 UTC.
+// No timezone: n8n's default (America/New_York here: GENERIC_TIMEZONE unset), as a new workflow is saved.
+const NEW_YORK = 'America/New_York';
 const SHEET_PARENT = e2e.workflow('midSheet', 'Midnight: the sheet', [e2e.manualTrigger('midSheet-start'), e2e.executeWorkflowNode('midSheet-sub', SUB, SHEET_CHILD.id)], e2e.chain('Start', SUB));
 
 const WIT = series('midWit', 'mid-wit-1', 9471, TODAY_SERIES, 'Asia/Jayapura'); // Kota Jayapura, Papua
@@ -221,8 +224,8 @@ e2e.describeE2E(`A Retry across midnight and the hour, n8n ${e2e.n8nVersion()}'s
 		};
 		for (let attempt = 1; ; attempt++) {
 			const prefix = `mid-sheet${attempt}`;
-			// Midnight in New York (05:00 UTC), after the boundaries of the tests before.
-			const boundary = wit + 14 * HOUR;
+			// Midnight in New York (05:00 UTC in winter, 04:00 in summer), after the boundaries of the tests before.
+			const boundary = DateTime.fromMillis(wit + 2 * HOUR, { zone: NEW_YORK }).plus({ days: 1 }).startOf('day').toMillis();
 			await saveSheet(attempt, [1, 2, 3]);
 			clock!.set(boundary - LEAD_MS);
 			await untilN8nClock((now) => Math.abs(now - (boundary - LEAD_MS)) < 5_000, `read ${LEAD_MS / 1000} s before ${new Date(boundary).toISOString()}`);

@@ -148,6 +148,21 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 	/** Activation registers webhooks asynchronously in queue mode: wait until main knows them. */
 	async function activate(setup: any, workflowIds: string[], webhookPaths: string[]) {
 		for (const id of workflowIds) await setup.rest.activateWorkflow(id);
+		await webhooksRegistered(setup, webhookPaths);
+		activeWebhooks.set(setup, [...(activeWebhooks.get(setup) ?? []), ...webhookPaths]);
+	}
+	/** Each deployment's production webhooks, to wait for again after its main was started again. */
+	const activeWebhooks = new Map<any, string[]>();
+	/**
+	 * What an orchestrator does (restart: always): starts again every n8n process that has exited,
+	 * and, when main was, waits until it has registered the webhooks again (it answers 404 before).
+	 */
+	async function restartExited(): Promise<string[]> {
+		const restarted: string[] = await queue.restartExited();
+		if (restarted.some((process) => process.startsWith('main:'))) await webhooksRegistered(queue, activeWebhooks.get(queue) ?? []);
+		return restarted;
+	}
+	async function webhooksRegistered(setup: any, webhookPaths: string[]) {
 		for (const webhookPath of webhookPaths) {
 			for (const deadline = Date.now() + 30_000; ; ) {
 				// A CORS preflight: n8n answers 204 once the path is registered, 404 before; it never runs the workflow.
@@ -205,10 +220,9 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 	}, 10 * 60 * 1000);
 
 	// What an orchestrator does between tests too: a process one test's fault left exited (an outage's
-	// late exit) is started again, so that it does not fail the tests after it; the row of the test
-	// that caused it says so.
+	// late exit) is started again, so that it does not fail the tests after it; the log says so.
 	beforeEach(async () => {
-		const restarted = queue ? await queue.restartExited() : [];
+		const restarted = queue ? await restartExited() : [];
 		if (restarted.length) console.log(`[queue] started again before this test: ${restarted.join('; ')}`);
 	});
 
@@ -525,10 +539,10 @@ describeQueue(`queue mode: n8n ${e2e.n8nVersion()} main + 2 workers, PostgreSQL,
 		// attempt may come after Redis is back and after this first look (then the next test found main
 		// gone, CI of 2026-12-06). So it looks again before each call made again, and a call that found
 		// no process (refused at once) is made again when one is back, as its caller would.
-		const restarted = await queue.restartExited();
+		const restarted = await restartExited();
 		const callAgain = async (n: number): Promise<Answer> => {
 			for (let attempt = 1; ; attempt++) {
-				restarted.push(...(await queue.restartExited()).map((process: string) => `${process} (seen later)`));
+				restarted.push(...(await restartExited()).map((process: string) => `${process} (seen later)`));
 				const again = await call(n, 90_000);
 				if (answered(again) || again.status !== 0 || again.ms > 5_000 || attempt === 3) return again;
 				await new Promise((resolve) => setTimeout(resolve, 3_000));

@@ -274,9 +274,12 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
 		const failed = await runNode(context, clockKey, six.slice(0, 3), { workflowId: history.workflowId });
 		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
-		const retry = await runNode(context, clockKey, six.slice(0, 3), { workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } });
+		// The Retry reads $now a second later (the clock moved, not waited for): every key it computes is new.
+		const realNow = Date.now.bind(Date);
+		const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 1_000);
+		const retry = await runNode(context, clockKey, six.slice(0, 3), { workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } }).finally(() => later.mockRestore());
 		expect(errorOf(retry)).toBeUndefined();
-		// Every key the Retry computed is new (its clock moved): what holds promo-1 and promo-2 is the Retry's memory of its execution.
+		// What holds promo-1 and promo-2 is then the Retry's memory of its execution.
 		expect(retry.items.map((item) => (item.json.skipped ? `held:${String(item.json.earlierOutcome)}` : String(item.json.status)))).toEqual(['held:created', 'held:created', 'Published']);
 		expect(sentPerName(await campaigns(context))).toEqual({ 'promo-1': 1, 'promo-2': 1, 'promo-3': 1 });
 	});
