@@ -182,6 +182,24 @@ export async function requests(context: Context, filter: Partial<Pick<JournalReq
 	);
 }
 
+/** How many campaigns the sandbox created under each name: what a Retry's test counts. */
+export async function campaignsPerName(context: Context): Promise<Record<string, number>> {
+	const counts: Record<string, number> = {};
+	for (const { request } of await campaigns(context)) counts[String(request.name)] = (counts[String(request.name)] ?? 0) + 1;
+	return counts;
+}
+
+/** Runs `run` with the clock (`Date.now`, so `$now`) a second on: a Retry's `$now` moved without waiting for it. */
+export async function aSecondLater<T>(run: () => Promise<T>): Promise<T> {
+	const realNow = Date.now.bind(Date);
+	const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 1_000);
+	try {
+		return await run();
+	} finally {
+		later.mockRestore();
+	}
+}
+
 export async function campaigns(context: Context) {
 	const { campaigns: all } = await control<{ campaigns: Array<{ campaignId: string; channels: string[]; request: IDataObject }> }>(
 		context,

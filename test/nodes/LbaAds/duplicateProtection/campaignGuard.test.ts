@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { errorOf, InMemoryDeduplicator } from '../../../harness';
-import { campaigns, channel, createParameters, fault, holdNextLatency, requests, runNode, useHistory, useSandbox } from '../setup';
+import { aSecondLater, campaigns, campaignsPerName, channel, createParameters, fault, holdNextLatency, requests, runNode, useHistory, useSandbox } from '../setup';
 
 const context = useSandbox();
 // The node as n8n loads it (dist/): its lock's timings, shortened by some tests.
@@ -26,13 +26,6 @@ const campaignEntries = () => store.entries(history.workflowId, 'lba');
 
 function namesIn(journal: Array<{ request: IDataObject }>) {
 	return journal.map((entry) => String(entry.request.name));
-}
-
-/** How many campaigns the service created under each name. */
-function sentPerName(journal: Array<{ request: IDataObject }>) {
-	const counts: Record<string, number> = {};
-	for (const name of namesIn(journal)) counts[name] = (counts[name] ?? 0) + 1;
-	return counts;
 }
 
 function duplicatesIn(journal: Array<{ request: IDataObject }>) {
@@ -275,13 +268,11 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const failed = await runNode(context, clockKey, six.slice(0, 3), { workflowId: history.workflowId });
 		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
 		// The Retry reads $now a second later (the clock moved, not waited for): every key it computes is new.
-		const realNow = Date.now.bind(Date);
-		const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 1_000);
-		const retry = await runNode(context, clockKey, six.slice(0, 3), { workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } }).finally(() => later.mockRestore());
+		const retry = await aSecondLater(() => runNode(context, clockKey, six.slice(0, 3), { workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } }));
 		expect(errorOf(retry)).toBeUndefined();
 		// What holds promo-1 and promo-2 is then the Retry's memory of its execution.
 		expect(retry.items.map((item) => (item.json.skipped ? `held:${String(item.json.earlierOutcome)}` : String(item.json.status)))).toEqual(['held:created', 'held:created', 'Published']);
-		expect(sentPerName(await campaigns(context))).toEqual({ 'promo-1': 1, 'promo-2': 1, 'promo-3': 1 });
+		expect(await campaignsPerName(context)).toEqual({ 'promo-1': 1, 'promo-2': 1, 'promo-3': 1 });
 	});
 
 	it("Resend turned on for the executions list's Retry of a failed execution: only what that execution did not create is sent", async () => {
@@ -292,7 +283,7 @@ describe('Campaign > Create: never the same campaign twice across executions', (
 		const retry = await runNode(context, resend, six.slice(0, 3), { workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } });
 		expect(errorOf(retry)).toBeUndefined();
 		expect(retry.items.map((item) => (item.json.skipped ? `held:${String(item.json.earlierOutcome)}` : String(item.json.status)))).toEqual(['held:created', 'held:created', 'Published']);
-		expect(sentPerName(await campaigns(context))).toEqual({ 'promo-1': 1, 'promo-2': 1, 'promo-3': 1 });
+		expect(await campaignsPerName(context)).toEqual({ 'promo-1': 1, 'promo-2': 1, 'promo-3': 1 });
 	});
 
 	it('Off: every new run sends again; its only key is the item\'s retry key (what a Retry needs), and an unsaved workflow sends without the store', async () => {

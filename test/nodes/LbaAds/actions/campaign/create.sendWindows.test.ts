@@ -8,7 +8,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { getGlobalState, setGlobalState } from 'n8n-workflow';
 
 import { chain, errorOf, manualTrigger } from '../../../../harness';
-import { campaigns, channel, createParameters, fault, lbaNode, requests, runNode, useHistory, useSandbox } from '../../setup';
+import { aSecondLater, campaigns, campaignsPerName, channel, createParameters, fault, lbaNode, requests, runNode, useHistory, useSandbox } from '../../setup';
 
 const context = useSandbox();
 /** One saved workflow per test: its runs share duplicate protection's history. */
@@ -190,14 +190,10 @@ describe('Campaign > Create: the recipients\' local time', () => {
 		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
 		// The Retry reads $now a second later (the clock moved, not waited for): new dates, so a's
 		// content key is new too; only the Retry's memory of its execution holds it.
-		const realNow = Date.now.bind(Date);
-		const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 1_000);
-		const retry = await runNode(context, perPromo, promos, { timezone: 'UTC', workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } }).finally(() => later.mockRestore());
+		const retry = await aSecondLater(() => runNode(context, perPromo, promos, { timezone: 'UTC', workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } }));
 		expect(errorOf(retry)).toBeUndefined();
 		expect(retry.items.map(({ json }) => (json.skipped ? `held:${String(json.earlierOutcome)}` : String(json.status)))).toEqual(['held:created', 'Published', 'Published']);
-		const sentPerName: Record<string, number> = {};
-		for (const { request } of await campaigns(context)) sentPerName[String(request.name)] = (sentPerName[String(request.name)] ?? 0) + 1;
-		expect(sentPerName).toEqual({ a: 1, b: 1, c: 1 });
+		expect(await campaignsPerName(context)).toEqual({ a: 1, b: 1, c: 1 });
 		expect((await sentDates()).every((dates) => /^\S+\+08:00 \S+\+08:00$/.test(dates))).toBe(true);
 	});
 

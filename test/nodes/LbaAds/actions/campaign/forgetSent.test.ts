@@ -3,7 +3,7 @@
  * back. It runs on the same node (same node id) as the Create it forgets for.
  */
 import { errorOf } from '../../../../harness';
-import { campaigns, createParameters, fault, runNode, useHistory, useSandbox } from '../../setup';
+import { campaigns, campaignsPerName, createParameters, fault, runNode, useHistory, useSandbox } from '../../setup';
 
 const context = useSandbox();
 const history = useHistory('forget');
@@ -11,13 +11,6 @@ const store = history.store;
 
 const byName = createParameters({ name: '={{ $json.name }}' });
 const three = [{ name: 'p1' }, { name: 'p2' }, { name: 'p3' }];
-
-/** How many campaigns the service created under each name. */
-async function sentPerName(): Promise<Record<string, number>> {
-	const counts: Record<string, number> = {};
-	for (const { request } of await campaigns(context)) counts[String(request.name)] = (counts[String(request.name)] ?? 0) + 1;
-	return counts;
-}
 
 describe('Campaign > Forget Sent', () => {
 	it('All Campaigns: clears the node history; the next run sends everything again', async () => {
@@ -38,14 +31,14 @@ describe('Campaign > Forget Sent', () => {
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
 		const failed = await runNode(context, oneByOne, three, { workflowId: history.workflowId });
 		expect(errorOf(failed)?.message).toMatch(/HTTP 503/);
-		expect(await sentPerName()).toEqual({ p1: 1, p2: 1 });
+		expect(await campaignsPerName(context)).toEqual({ p1: 1, p2: 1 });
 		const forget = await runNode(context, { resource: 'campaign', operation: 'forgetSent', forget: 'all' }, [{}], { workflowId: history.workflowId });
 		expect(forget.items[0].json).toMatchObject({ forgotten: 'all', entriesAfter: 0 });
 		// The Retry's own memory of what its execution created yields to the history the user cleared.
 		const retry = await runNode(context, oneByOne, three, { workflowId: history.workflowId, again: { kind: 'retry', after: failed.run } });
 		expect(retry.run.mode).toBe('retry');
 		expect(retry.items.map((item) => (item.json.skipped ? 'skipped' : item.json.status))).toEqual(['Published', 'Published', 'Published']);
-		expect(await sentPerName()).toEqual({ p1: 2, p2: 2, p3: 1 });
+		expect(await campaignsPerName(context)).toEqual({ p1: 2, p2: 2, p3: 1 });
 	});
 
 	it('Some Keys: forgets the keys of chosen items (from an earlier output), the others stay protected', async () => {
