@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import type { IExecuteFunctions, IRunExecutionData } from 'n8n-workflow';
 
-import { retryKey } from './keys';
+import { retryKey, rowKey } from './keys';
 import { runsAsTool } from '../helpers/aiTool';
 import { isValidZone, unitsBegun, workflowZone } from '../helpers/dates';
 import { INDONESIAN_ZONES } from '../helpers/indonesianZones';
@@ -27,7 +27,8 @@ import { INDONESIAN_ZONES } from '../helpers/indonesianZones';
  * What the execution sent is also written into that context, before each request
  * (`rememberSending`: which campaign of its shape, its dates, when they were read) and with the
  * campaign's id once created (`rememberCreated`). A Retry matches each campaign to what was sent
- * (the same dates, else dates the clock moved), so a campaign of one shape removed or added before
+ * (dates the node's own fields compute from the clock: the same input item; other dates: the same
+ * dates, else dates the clock moved), so a campaign of one shape removed or added before
  * the Retry moves no other's hold; it names the campaign it holds (`createdAs`).
  */
 
@@ -103,6 +104,8 @@ export interface CampaignIdentity {
 	dates: number[];
 	/** When its dates were read (ms): the item's preparation. */
 	evaluatedAt?: number;
+	/** Its input item (`rowKey`), kept when its dates read the clock: what a Retry finds it by. */
+	row?: string;
 }
 
 /** Which campaign of the execution an item is: its retry key, and what the execution this one retries sent as it. */
@@ -111,6 +114,8 @@ export interface RetryIdentity {
 	/** The execution's campaigns of its shape (none for a tool call), and its number among them. */
 	group?: string;
 	ordinal?: Ordinal;
+	/** Its input item, when its dates read the clock (`CampaignIdentity.row`). */
+	row?: string;
 	/**
 	 * The campaign the retried execution created that this one may be, when the node cannot tell
 	 * (dates in whole minutes computed again before the node, which the clock's move explains):
@@ -125,8 +130,9 @@ export interface RetryIdentity {
  * - `fixed`: nothing moves them (the node's own fields do not read the clock, and a Retry of this
  *   execution reuses the saved output of the nodes before it): only the same dates are the same;
  * - `ownClock`: the node's own fields read the clock ($now, $today), so every Retry moves them:
- *   the move the clock explains best (a $today series retried after midnight is each day its own,
- *   not the next day's record);
+ *   the same input item is the same campaign (a Retry gives the node the items it had, and a child
+ *   computed again gives the same rows); without a record of it, the move the clock explains best
+ *   (a $today series retried after midnight is each day its own, not the next day's record);
  * - `unknown`: data computed again before the node (a sub-execution, started anew by its caller's
  *   Retry): the same dates first, then a move of the clock.
  */
@@ -175,6 +181,13 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 	const byOwnDates = sentByGroup.size > 0;
 	const pairable = pairableRecord(ctx);
 	const groups = new Map<string, { shape: unknown; campaigns: CampaignIdentity[] }>();
+	// The input item of each campaign whose dates read the clock: a grid rounded from $now moves each
+	// slot onto the next one's dates, so only the item tells which campaign it is.
+	const input = datesOrigin === 'ownClock' ? ctx.getInputData() : [];
+	for (const campaign of datesOrigin === 'ownClock' ? campaigns : []) {
+		const json = input[campaign.itemIndex]?.json;
+		if (json !== undefined) campaign.row = rowKey(json);
+	}
 	for (const campaign of campaigns) {
 		const shape = asSaved(campaign.shape);
 		const group = retryKey({ group: { target, execution, shape } });
@@ -186,7 +199,7 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 		const unclear = new Map<CampaignIdentity, CreatedRecord>();
 		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones, pairable, datesOrigin, unclear, byOwnDates)) {
 			const mayBe = unclear.get(campaign);
-			keys.set(campaign.itemIndex, { key: retryKey({ target, execution, shape, ordinal }), group, ordinal, ...(mayBe ? { mayBe } : {}) });
+			keys.set(campaign.itemIndex, { key: retryKey({ target, execution, shape, ordinal }), group, ordinal, ...(campaign.row ? { row: campaign.row } : {}), ...(mayBe ? { mayBe } : {}) });
 		}
 	}
 	return keys;
@@ -255,13 +268,30 @@ function numbered(
 	const nowMs = Math.max(0, ...left.map((campaign) => campaign.evaluatedAt ?? 0)) || Date.now();
 	const pairs: Array<{ record: SentRecord; campaign: CampaignIdentity; off: number; move: number }> = [];
 	const begun = new Map<number, number[]>();
+	// Dates the node's own fields compute from the clock, from its input items: a record is only its
+	// own item's campaign. A grid rounded from $now moves each slot onto the next one's dates (a
+	// minute grid retried seconds after hh:mm), which the clock would explain as well or better.
+	const byRow = new Map<string, CampaignIdentity[]>();
+	for (const campaign of datesOrigin === 'ownClock' ? left : []) {
+		if (campaign.row === undefined) continue;
+		if (!byRow.has(campaign.row)) byRow.set(campaign.row, []);
+		byRow.get(campaign.row)!.push(campaign);
+	}
+	const grids = datesOrigin === 'ownClock' ? OWN_GRIDS_MS : [];
+	const pair = (record: SentRecord, campaign: CampaignIdentity, explanations: number[]) => {
+		const off = moveError(record, campaign.dates, explanations);
+		if (off <= CLOCK_TOLERANCE_MS) pairs.push({ record, campaign, off, move: campaign.dates[0] - record.dates[0] });
+	};
 	for (const record of open) {
-		const explanations = clockExplanations(record, nowMs, zones, begun);
+		const explanations = clockExplanations(record, nowMs, zones, begun, grids);
+		if (byRow.size && typeof record.row === 'string') {
+			for (const campaign of byRow.get(record.row) ?? []) pair(record, campaign, explanations);
+			continue;
+		}
 		for (const explanation of new Set(explanations)) {
 			const target = record.dates[0] + explanation;
 			for (let index = firstAtLeast(starts, target - CLOCK_TOLERANCE_MS); index < left.length && starts[index] <= target + CLOCK_TOLERANCE_MS; index++) {
-				const off = moveError(record, left[index].dates, explanations);
-				if (off <= CLOCK_TOLERANCE_MS) pairs.push({ record, campaign: left[index], off, move: left[index].dates[0] - record.dates[0] });
+				pair(record, left[index], explanations);
 			}
 		}
 	}
@@ -348,6 +378,8 @@ export interface SentRecord {
 	/** Its campaigns of one shape, and its number among them (`RetryIdentity`). */
 	group?: string;
 	ordinal?: Ordinal;
+	/** Its input item, when its dates read the clock (`CampaignIdentity.row`). */
+	row?: string;
 }
 
 /**
@@ -378,7 +410,7 @@ function groupedRecords(ctx: IExecuteFunctions): Map<string, SentRecord[]> {
 /** Written before a campaign's request: a Retry matches it to what was sent, whatever the answer. */
 export function rememberSending(ctx: IExecuteFunctions, identity: RetryIdentity, dates: number[], evaluatedAt: number): void {
 	const records = sentRecords(ctx);
-	if (records) records[identity.key] = { dates, at: evaluatedAt, group: identity.group, ordinal: identity.ordinal, top: topExecution(ctx), run: nodeRun(ctx) };
+	if (records) records[identity.key] = { dates, at: evaluatedAt, group: identity.group, ordinal: identity.ordinal, ...(identity.row ? { row: identity.row } : {}), top: topExecution(ctx), run: nodeRun(ctx) };
 }
 
 /** Added once a campaign is created (to what `rememberSending` wrote): a Retry of this execution names it. */
@@ -402,6 +434,12 @@ export function createdFor(ctx: IExecuteFunctions, key: string): CreatedRecord |
 /** How far apart the dates of one evaluation of `$now` can be (each field reads the clock once). */
 const SAME_MOVE_MS = 60_000;
 /**
+ * Grids a node's own fields may round $now to, besides the hour and the day: within them a move is
+ * a whole number of steps, which can be up to a step from the time since (more than the tolerance
+ * below for these two). Finer grids are within the tolerance of the time since.
+ */
+const OWN_GRIDS_MS = [15 * 60_000, 30 * 60_000];
+/**
  * How far a move may be from what the clock explains: dates read in nodes before this one, whose
  * time to reach it differs between the run and the Retry (a sub-workflow's slow request).
  */
@@ -409,13 +447,13 @@ const CLOCK_TOLERANCE_MS = 10 * 60_000;
 
 /**
  * The moves the clock explains since `record`'s dates were read: the time since, or, for dates
- * rounded to the hour or the day (`$now.startOf('hour')`, `$today`), the hours or the days (in the
- * workflow's zone, UTC, WIB, WITA or WIT) begun meanwhile. `begun` keeps the latter by the second
+ * rounded to the hour or the day (`$now.startOf('hour')`, `$today`) or to one of `grids`, the hours,
+ * days or steps (in the workflow's zone, UTC, WIB, WITA or WIT) begun meanwhile. `begun` keeps the latter by the second
  * the dates were read: a run reads thousands within seconds.
  */
-function clockExplanations(record: SentRecord, nowMs: number, zones: string[], begun = new Map<number, number[]>()): number[] {
+function clockExplanations(record: SentRecord, nowMs: number, zones: string[], begun = new Map<number, number[]>(), grids: number[] = []): number[] {
 	const second = Math.floor(record.at / 1000) * 1000;
-	if (!begun.has(second)) begun.set(second, unitsBegun(second, nowMs, zones));
+	if (!begun.has(second)) begun.set(second, unitsBegun(second, nowMs, zones, grids));
 	return [Math.max(0, nowMs - record.at), ...begun.get(second)!];
 }
 

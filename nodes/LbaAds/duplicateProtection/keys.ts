@@ -54,6 +54,14 @@ export function retryKey(identity: IDataObject | { [key: string]: unknown }): st
 	return `${RETRY_PREFIX}${sha256(identity)}`;
 }
 
+/**
+ * An input item as a Retry finds it again (itemOrigin.ts `numbered`): 16 hex digits of its JSON's
+ * hash, enough to tell apart the items of one run, short enough to keep with every campaign sent.
+ */
+export function rowKey(json: unknown): string {
+	return sha256(json ?? null).slice(0, 16);
+}
+
 /** A key of fixed form at the start of what a user gave (a custom key, which may hold spaces, comes last). */
 const LEADING_FULL_KEY = /^(?:content:v2|retry:v[1-4]):[0-9a-f]{64}(?=[\s,]|$)/;
 

@@ -37,12 +37,16 @@ export function isValidZone(zone: string): boolean {
  * How far a date rounded to the hour or the day (`$now.startOf('hour')`, `$today`) moved between
  * two instants, in each of `zones` and UTC: the hours begun, then the days begun (ms). Hours are
  * counted in each zone too: a zone half an hour off UTC (India's) begins its hours at hh:30 UTC.
+ * `gridsMs` adds grids within the hour (a quarter of an hour: the quarters begun), in each zone.
  */
-export function unitsBegun(fromMs: number, toMs: number, zones: string[]): number[] {
+export function unitsBegun(fromMs: number, toMs: number, zones: string[], gridsMs: number[] = []): number[] {
 	const begun = (unit: 'day' | 'hour', zone: string) =>
 		DateTime.fromMillis(toMs, { zone }).startOf(unit).toMillis() - DateTime.fromMillis(fromMs, { zone }).startOf(unit).toMillis();
 	const all = [...new Set(['UTC', ...zones])];
-	return [...new Set(all.map((zone) => begun('hour', zone)))].concat(all.map((zone) => begun('day', zone)));
+	const local = (ms: number, zone: string) => ms + DateTime.fromMillis(ms, { zone }).offset * 60_000;
+	const steps = (grid: number, zone: string) => (Math.floor(local(toMs, zone) / grid) - Math.floor(local(fromMs, zone) / grid)) * grid;
+	const inHour = gridsMs.flatMap((grid) => all.map((zone) => steps(grid, zone)));
+	return [...new Set([...all.map((zone) => begun('hour', zone)), ...inHour])].concat(all.map((zone) => begun('day', zone)));
 }
 
 /**

@@ -309,6 +309,56 @@ describe("a sub-workflow's execution is its caller's", () => {
 		offsetMs = before; // the other tests' $now dates by day again
 	});
 
+	// Grids the node's own fields round from $now, retried seconds after their boundary: every slot moved
+	// onto the next one's first dates, which differ from them by no time at all ("the same dates").
+	it.each([
+		['a minute grid', "$now.startOf('minute').plus({ minutes: $json.n })", 60_000],
+		['a quarter-hour grid', '$now.set({ minute: Math.floor($now.minute / 15) * 15 }).startOf(\'minute\').plus({ minutes: 15 * $json.n })', 15 * 60_000],
+	])("issue 59: %s of one SMS in the node's own fields fails 10 s before its boundary and is retried 5 s after it: the created slots held naming their own campaigns, the third sent a step on, 3 campaigns for 3", async (_grid, slot, step) => {
+		const grid = createParameters({ name: 'grid-series', options: { concurrency: 1 } }, [channel({ startDate: `={{ ${slot} }}`, endDate: `={{ ${slot}.plus({ hours: 6 }) }}` })]);
+		const wib = () => DateTime.fromMillis(Date.now() + luxonOffset(), { zone: 'Asia/Jakarta' });
+		const before = offsetMs;
+		const now = wib();
+		const boundary = now.startOf('hour').plus({ hours: 1 }); // also a minute's and a quarter's
+		offsetMs += boundary.toMillis() - 10_000 - now.toMillis();
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const first = await run(grid, [{ n: 1 }, { n: 2 }, { n: 3 }], { timezone: 'Asia/Jakarta' });
+		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
+		const created = await campaigns(context);
+		expect(created).toHaveLength(2);
+		offsetMs += boundary.toMillis() + 5_000 - Date.now() - luxonOffset();
+		const retried = await run(grid, [{ n: 1 }, { n: 2 }, { n: 3 }], { timezone: 'Asia/Jakarta', ...retryOf(first.run) });
+		expect(outcomes(retried.items)).toEqual(['retry:created', 'retry:created', 'Published']);
+		expect(retried.items.slice(0, 2).map((json) => json.campaignId)).toEqual(created.map((campaign) => campaign.campaignId));
+		const starts = (await campaigns(context)).map((campaign) => Date.parse(String((campaign.request.channels as IDataObject[])[0].startDate)));
+		// Slots 1 and 2 as first sent, slot 3 moved by the boundary: 0, 1 and 3 steps after slot 1.
+		expect(starts.map((start) => (start - starts[0]) / step)).toEqual([0, 1, 3]);
+		offsetMs = before;
+	});
+
+	it("issue 59: two LBA nodes fed the same rows, the same promo morning and evening ($now dates): the Retry holds each node's campaigns as its own, never the morning's as the evening's", async () => {
+		const at = (hours: number) => createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [channel({ startDate: `={{ $now.plus({ hours: ${hours} }) }}`, endDate: '={{ $now.plus({ days: 3 }) }}' })]);
+		const workflow = {
+			nodes: [manualTrigger(), lbaNode(at(1), { id: 'morning', name: 'Morning' }), lbaNode(at(10), { id: 'evening', name: 'Evening' })],
+			connections: { Start: { main: [[{ node: 'Morning', type: 'main' as const, index: 0 }, { node: 'Evening', type: 'main' as const, index: 0 }]] } },
+			pinData: { Start: six.slice(0, 3).map((json) => ({ json })) },
+		};
+		// Morning's three sent, Evening's first; its second refused.
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 4, times: 1 });
+		const first = await context.n8n.runWorkflow(workflow, saved());
+		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
+		const sentFirst = await campaigns(context);
+		await nextSecond();
+		const retried = await context.n8n.runWorkflow(workflow, { ...saved(), ...retryOf(first.run) });
+		expect(retried.error).toBeUndefined();
+		expect(retried.output('Morning').map(({ json }) => json.campaignId)).toEqual(sentFirst.slice(0, 3).map((campaign) => campaign.campaignId));
+		expect(outcomes(retried.output('Evening').map(({ json }) => json))).toEqual(['retry:created', 'Published', 'Published']);
+		expect(retried.output('Evening')[0].json.campaignId).toBe(sentFirst[3].campaignId);
+		// Each promo once a session: a morning start is within 5 hours from now (an hour on when sent).
+		const perSession = (await campaigns(context)).map(({ request }) => `${String(request.name)} ${Date.parse(String((request.channels as IDataObject[])[0].startDate)) - Settings.now() > 5 * 3_600_000 ? 'evening' : 'morning'}`);
+		expect(perSession.sort()).toEqual(['promo-1', 'promo-2', 'promo-3'].flatMap((name) => [`${name} evening`, `${name} morning`]));
+	});
+
 	it("issue 59: a quarter-hour grid of one promo from $now.startOf('hour') computed in a child: retried within the hour, the created slot is held; retried after hh:00, it is neither held nor sent but named (unclear), the others sent once", async () => {
 		const grid = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [channel({ startDate: '={{ $json.start }}', endDate: '={{ $json.end }}' })]);
 		// The child's rows, as a Set node computing $now.startOf('hour').plus(…) gives them (whole minutes).
