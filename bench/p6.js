@@ -4,7 +4,8 @@
 // them (before each request, and with the campaign's id once created), then the same campaigns
 // after a Retry, their dates moved 90 s by the clock: the time to number them (the built node's
 // `retryKeysOf`) in the Retry over the first run's, per round; and the records' size per campaign
-// in the execution context (what n8n saves with the execution and every Retry copies).
+// in the execution context (what n8n saves with the execution and every Retry copies). Each campaign
+// has its input item (a store and its slot), as the node's have.
 const path = require('node:path');
 
 const { REPO } = require('./processes');
@@ -17,10 +18,11 @@ function load() {
 }
 
 /** A stand-in for n8n's node context: what `retryKeysOf` reads (as test/nodes/…/itemOrigin.test.ts's). */
-function contextWith(executionContext) {
+function contextWith(executionContext, items) {
 	return {
 		getNode: () => ({ name: 'LBA', type: 'n8n-nodes-lba-ads.lbaAds', parameters: {} }),
-		getInputData: () => [],
+		// The node's input items: a Retry finds each campaign of these dates by its item.
+		getInputData: () => items,
 		getWorkflowDataProxy: () => ({ $runIndex: 0 }),
 		getExecutionId: () => '17',
 		getMode: () => 'manual',
@@ -43,7 +45,8 @@ function campaigns(count, readAt, shiftMs) {
 function round(count) {
 	const { retryKeysOf, rememberSending, rememberCreated } = load();
 	const executionContext = { version: 1, establishedAt: Date.now(), source: 'manual' };
-	const first = contextWith(executionContext);
+	const items = Array.from({ length: count }, (_, slot) => ({ json: { store: 'Bandung', slot } }));
+	const first = contextWith(executionContext, items);
 	const readAt = Date.now() - 90_000;
 	const sent = campaigns(count, readAt, 0);
 	let t = process.hrtime.bigint();
@@ -55,7 +58,7 @@ function round(count) {
 		rememberCreated(first, identity.key, `C${campaign.itemIndex.toString(16).padStart(12, '0')}`);
 	}
 	const saved = JSON.stringify(executionContext);
-	const retried = contextWith(JSON.parse(saved));
+	const retried = contextWith(JSON.parse(saved), items);
 	const moved = campaigns(count, readAt, 90_000);
 	t = process.hrtime.bigint();
 	const again = retryKeysOf(retried, moved, TARGET, 'ownClock');
