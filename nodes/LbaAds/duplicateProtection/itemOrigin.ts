@@ -266,51 +266,69 @@ function numbered(
 	const left = ordered.filter((campaign) => !matched.has(campaign) && campaign.dates.length);
 	const starts = left.map((campaign) => campaign.dates[0]);
 	const nowMs = Math.max(0, ...left.map((campaign) => campaign.evaluatedAt ?? 0)) || Date.now();
-	const pairs: Array<{ record: SentRecord; campaign: CampaignIdentity; off: number; move: number }> = [];
 	const begun = new Map<number, number[]>();
-	// Dates the node's own fields compute from the clock, from its input items: a record is only its
-	// own item's campaign. A grid rounded from $now moves each slot onto the next one's dates (a
-	// minute grid retried seconds after hh:mm), which the clock would explain as well or better.
-	const byRow = new Map<string, CampaignIdentity[]>();
-	for (const campaign of datesOrigin === 'ownClock' ? left : []) {
-		if (campaign.row === undefined) continue;
-		if (!byRow.has(campaign.row)) byRow.set(campaign.row, []);
-		byRow.get(campaign.row)!.push(campaign);
-	}
 	const grids = datesOrigin === 'ownClock' ? OWN_GRIDS_MS : [];
-	const pair = (record: SentRecord, campaign: CampaignIdentity, explanations: number[]) => {
-		const off = moveError(record, campaign.dates, explanations);
-		if (off <= CLOCK_TOLERANCE_MS) pairs.push({ record, campaign, off, move: campaign.dates[0] - record.dates[0] });
-	};
-	for (const record of open) {
-		const explanations = clockExplanations(record, nowMs, zones, begun, grids);
-		if (byRow.size && typeof record.row === 'string') {
-			for (const campaign of byRow.get(record.row) ?? []) pair(record, campaign, explanations);
-			continue;
+	type Pair = { record: SentRecord; campaign: CampaignIdentity; off: number; move: number };
+	const explained = (record: SentRecord, campaigns: Iterable<CampaignIdentity>, explanations: number[], pairs: Pair[]) => {
+		for (const campaign of campaigns) {
+			if (matched.has(campaign)) continue;
+			const off = moveError(record, campaign.dates, explanations);
+			if (off <= CLOCK_TOLERANCE_MS) pairs.push({ record, campaign, off, move: campaign.dates[0] - record.dates[0] });
 		}
+	};
+	/** The campaigns whose first date is within the tolerance of `record`'s moved by one of `explanations`. */
+	function* near(record: SentRecord, explanations: number[]): Generator<CampaignIdentity> {
 		for (const explanation of new Set(explanations)) {
 			const target = record.dates[0] + explanation;
-			for (let index = firstAtLeast(starts, target - CLOCK_TOLERANCE_MS); index < left.length && starts[index] <= target + CLOCK_TOLERANCE_MS; index++) {
-				pair(record, left[index], explanations);
-			}
+			for (let index = firstAtLeast(starts, target - CLOCK_TOLERANCE_MS); index < left.length && starts[index] <= target + CLOCK_TOLERANCE_MS; index++) yield left[index];
 		}
 	}
 	// Equally well explained: a move beats no move at all (no unit begun "explains" a zero move: a
 	// $today series retried after midnight is each day its own), and the smaller move the larger (an
 	// hourly grid retried across midnight moved an hour, not a day onto the slot 23 hours later).
 	const byMove = (a: { move: number }, b: { move: number }) => Number(a.move === 0) - Number(b.move === 0) || a.move - b.move;
-	for (const { record, campaign } of pairs.sort((a, b) => a.off - b.off || byMove(a, b))) {
-		if (!open.has(record) || matched.has(campaign) || unclear?.has(campaign)) continue;
-		open.delete(record);
-		// Whole minutes from data computed again (a sheet's 09:00, or $today's): the same campaign
-		// moved by the clock, or another one at the next slot? The node cannot tell: not held as
-		// created (it gets a number of its own), named with the campaign it may be.
-		if (datesOrigin === 'unknown' && record.campaignId !== undefined && campaign.dates.every((date) => date % 60_000 === 0) && unclear) {
-			unclear.set(campaign, record as CreatedRecord);
-			continue;
+	const assign = (pairs: Pair[]) => {
+		for (const { record, campaign } of pairs.sort((a, b) => a.off - b.off || byMove(a, b))) {
+			if (!open.has(record) || matched.has(campaign) || unclear?.has(campaign)) continue;
+			open.delete(record);
+			// Whole minutes from data computed again (a sheet's 09:00, or $today's): the same campaign
+			// moved by the clock, or another one at the next slot? The node cannot tell: not held as
+			// created (it gets a number of its own), named with the campaign it may be.
+			if (datesOrigin === 'unknown' && record.campaignId !== undefined && campaign.dates.every((date) => date % 60_000 === 0) && unclear) {
+				unclear.set(campaign, record as CreatedRecord);
+				continue;
+			}
+			matched.set(campaign, record.ordinal!);
 		}
-		matched.set(campaign, record.ordinal!);
+	};
+	// Dates the node's own fields compute from the clock, from its input items: first each record
+	// with its own item's campaign. A grid rounded from $now moves each slot onto the next one's dates
+	// (a minute grid retried seconds after hh:mm), which the clock alone explains as well or better.
+	const byRow = new Map<string, CampaignIdentity[]>();
+	for (const campaign of datesOrigin === 'ownClock' ? left : []) {
+		if (campaign.row === undefined) continue;
+		if (!byRow.has(campaign.row)) byRow.set(campaign.row, []);
+		byRow.get(campaign.row)!.push(campaign);
 	}
+	if (byRow.size) {
+		const pairs: Pair[] = [];
+		for (const record of open) {
+			const same = typeof record.row === 'string' ? byRow.get(record.row) : undefined;
+			if (!same) continue;
+			const explanations = clockExplanations(record, nowMs, zones, begun, grids);
+			// Many items alike in everything (dates from $itemIndex): only those near, as below.
+			explained(record, same.length > 16 ? [...near(record, explanations)].filter((campaign) => campaign.row === record.row) : same, explanations, pairs);
+		}
+		assign(pairs);
+	}
+	// Then the clock (a record whose item came out otherwise: a value computed again in it, the
+	// output of a node before that holds back in the Retry what it sent in the run).
+	const pairs: Pair[] = [];
+	for (const record of open) {
+		const explanations = clockExplanations(record, nowMs, zones, begun, grids);
+		explained(record, near(record, explanations), explanations, pairs);
+	}
+	assign(pairs);
 	// The others: in a Retry, whole-minute dates (a sheet's, a grid's) are their own number: the same
 	// campaign if another Retry of this execution sent it with these dates, else a new one. Dates with
 	// seconds ($now's) come out anew in every Retry, so they keep the numbers nothing sent holds, in
