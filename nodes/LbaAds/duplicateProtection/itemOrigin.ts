@@ -130,9 +130,10 @@ export interface RetryIdentity {
  * - `fixed`: nothing moves them (the node's own fields do not read the clock, and a Retry of this
  *   execution reuses the saved output of the nodes before it): only the same dates are the same;
  * - `ownClock`: the node's own fields read the clock ($now, $today), so every Retry moves them:
- *   the same input item is the same campaign (a Retry gives the node the items it had, and a child
- *   computed again gives the same rows); without a record of it, the move the clock explains best
- *   (a $today series retried after midnight is each day its own, not the next day's record);
+ *   its own input item's record first, if the clock explains the move (a Retry gives the node the
+ *   items it had; a child computed again gives the same rows unless they hold a value computed
+ *   again); then the move the clock explains best (a $today series retried after midnight is each
+ *   day its own, not the next day's record); unpaired in a Retry, numbered by the item (`r:`);
  * - `unknown`: data computed again before the node (a sub-execution, started anew by its caller's
  *   Retry): the same dates first, then a move of the clock.
  */
@@ -149,9 +150,15 @@ function topExecution(ctx: IExecuteFunctions): string {
 	return String(caller?.executionId ?? ctx.getExecutionId());
 }
 
-/** This run of the node, as its records name it: its own execution (the child's in a sub-execution) and run index. */
+/**
+ * This run of the node, as its records name it: its own execution (the child's in a sub-execution),
+ * the node, and its run index. Not without the node: once another LBA node of the execution has
+ * returned its items, a Retry On Fail of this one would take its own first try's records for that
+ * node's, and send them again.
+ */
 function nodeRun(ctx: IExecuteFunctions): string {
-	return `${ctx.getExecutionId()}:${Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0)}`;
+	const node = ctx.getNode();
+	return `${ctx.getExecutionId()}:${node.id ?? node.name}:${Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0)}`;
 }
 
 /**
@@ -183,10 +190,16 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 	const groups = new Map<string, { shape: unknown; campaigns: CampaignIdentity[] }>();
 	// The input item of each campaign whose dates read the clock: a grid rounded from $now moves each
 	// slot onto the next one's dates, so only the item tells which campaign it is.
+	// As n8n saves it (a Retry reads the items back as JSON); items alike in everything by their order.
 	const input = datesOrigin === 'ownClock' ? ctx.getInputData() : [];
-	for (const campaign of datesOrigin === 'ownClock' ? campaigns : []) {
+	const copies = new Map<string, number>();
+	for (const campaign of datesOrigin === 'ownClock' ? [...campaigns].sort((a, b) => a.itemIndex - b.itemIndex) : []) {
 		const json = input[campaign.itemIndex]?.json;
-		if (json !== undefined) campaign.row = rowKey(json);
+		if (json === undefined) continue;
+		const row = rowKey(asSaved(json));
+		const copy = (copies.get(row) ?? 0) + 1;
+		copies.set(row, copy);
+		campaign.row = copy > 1 ? `${row}#${copy}` : row;
 	}
 	for (const campaign of campaigns) {
 		const shape = asSaved(campaign.shape);
@@ -314,10 +327,7 @@ function numbered(
 		const pairs: Pair[] = [];
 		for (const record of open) {
 			const same = typeof record.row === 'string' ? byRow.get(record.row) : undefined;
-			if (!same) continue;
-			const explanations = clockExplanations(record, nowMs, zones, begun, grids);
-			// Many items alike in everything (dates from $itemIndex): only those near, as below.
-			explained(record, same.length > 16 ? [...near(record, explanations)].filter((campaign) => campaign.row === record.row) : same, explanations, pairs);
+			if (same) explained(record, same, clockExplanations(record, nowMs, zones, begun, grids), pairs);
 		}
 		assign(pairs);
 	}
@@ -337,6 +347,14 @@ function numbered(
 	let next = 0;
 	for (const campaign of ordered) {
 		if (matched.has(campaign)) continue;
+		// Dates the node's own fields compute from the clock move in every Retry: the item is the same.
+		if (byOwnDates && datesOrigin === 'ownClock' && campaign.row !== undefined) {
+			let own: Ordinal = `r:${campaign.row}`;
+			for (let repeat = 2; taken.has(own); repeat++) own = `r:${campaign.row}@${repeat}`;
+			taken.add(own);
+			matched.set(campaign, own);
+			continue;
+		}
 		if (byOwnDates && campaign.dates.every((date) => date % 60_000 === 0)) {
 			let own: Ordinal = `d:${campaign.dates.join()}`;
 			for (let repeat = 2; taken.has(own); repeat++) own = `d:${campaign.dates.join()}#${repeat}`;
@@ -481,7 +499,10 @@ function moveError(record: SentRecord, dates: number[], explanations: number[]):
 	if (!dates.length) return 0;
 	const move = dates[0] - record.dates[0];
 	if (move < 0 || dates.some((date, index) => Math.abs(date - record.dates[index] - move) > SAME_MOVE_MS)) return Infinity;
-	return Math.min(...explanations.map((explanation) => Math.abs(move - explanation)));
+	// Steps begun (hours, days, a grid's) move only dates rounded to them, in whole minutes at least:
+	// dates with seconds moved by the time since (explanations[0]), never by a step.
+	const rounded = record.dates[0] % 60_000 === 0 && dates[0] % 60_000 === 0;
+	return Math.min(...(rounded ? explanations : explanations.slice(0, 1)).map((explanation) => Math.abs(move - explanation)));
 }
 
 /** The rule `numbered` applies to each pair: `dates` are `record`'s moved by the clock, within the tolerance. */

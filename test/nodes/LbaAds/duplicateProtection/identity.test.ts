@@ -327,7 +327,7 @@ describe("a sub-workflow's execution is its caller's", () => {
 	 * boundary and retried 5 s after it: every slot moved onto the next one's first dates, which
 	 * differ from them by no time at all ("the same dates").
 	 */
-	async function gridRetriedAfterItsBoundary(slot: string, step: number) {
+	async function gridRetriedAfterItsBoundary(slot: string, step: number, items: IDataObject[] = [{ n: 1 }, { n: 2 }, { n: 3 }]) {
 		const grid = createParameters({ name: 'grid-series', options: { concurrency: 1 } }, [channel({ startDate: `={{ ${slot} }}`, endDate: `={{ ${slot}.plus({ hours: 6 }) }}` })]);
 		const wib = () => DateTime.fromMillis(Date.now() + luxonOffset(), { zone: 'Asia/Jakarta' });
 		const before = offsetMs;
@@ -335,12 +335,12 @@ describe("a sub-workflow's execution is its caller's", () => {
 		const boundary = now.startOf('hour').plus({ hours: 1 }); // also a minute's and a quarter's
 		offsetMs += boundary.toMillis() - 10_000 - now.toMillis();
 		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
-		const first = await run(grid, [{ n: 1 }, { n: 2 }, { n: 3 }], { timezone: 'Asia/Jakarta' });
+		const first = await run(grid, items, { timezone: 'Asia/Jakarta' });
 		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
 		const created = await campaigns(context);
 		expect(created).toHaveLength(2);
 		offsetMs += boundary.toMillis() + 5_000 - Date.now() - luxonOffset();
-		const retried = await run(grid, [{ n: 1 }, { n: 2 }, { n: 3 }], { timezone: 'Asia/Jakarta', ...retryOf(first.run) });
+		const retried = await run(grid, items, { timezone: 'Asia/Jakarta', ...retryOf(first.run) });
 		expect(outcomes(retried.items)).toEqual(['retry:created', 'retry:created', 'Published']);
 		expect(retried.items.slice(0, 2).map((json) => json.campaignId)).toEqual(created.map((campaign) => campaign.campaignId));
 		const starts = (await campaigns(context)).map((campaign) => Date.parse(String((campaign.request.channels as IDataObject[])[0].startDate)));
@@ -355,6 +355,77 @@ describe("a sub-workflow's execution is its caller's", () => {
 
 	it("issue 59: a quarter-hour grid of one SMS in the node's own fields fails 10 s before its quarter and is retried 5 s after it: the created slots held naming their own campaigns, the third sent a quarter on, 3 campaigns for 3", async () => {
 		await gridRetriedAfterItsBoundary("$now.set({ minute: Math.floor($now.minute / 15) * 15 }).startOf('minute').plus({ minutes: 15 * $json.n })", 15 * 60_000);
+	});
+
+	it("issue 59: a minute grid from items alike in everything (its slots from $itemIndex), retried 5 s after its minute: each slot held as its own, the third sent, 3 campaigns for 3", async () => {
+		await gridRetriedAfterItsBoundary("$now.startOf('minute').plus({ minutes: $itemIndex + 1 })", 60_000, [{}, {}, {}]);
+	});
+
+	it("issue 59: two LBA nodes fed the same rows, the second's promo a quarter of an hour after the first's ($now dates), the first refused at its third item and retried 7 minutes later across a quarter hour: the second node's campaigns are sent, none held as the first node's", async () => {
+		// The second's whole window a quarter of an hour after the first's.
+		const at = (minutes: number) => createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [channel({ startDate: `={{ $now.plus({ minutes: ${minutes} }) }}`, endDate: `={{ $now.plus({ days: 3, minutes: ${minutes} }) }}` })]);
+		const workflow = {
+			nodes: [manualTrigger(), lbaNode(at(60), { id: 'first', name: 'First' }), lbaNode(at(75), { id: 'second', name: 'Second' })],
+			connections: { Start: { main: [[{ node: 'First', type: 'main' as const, index: 0 }, { node: 'Second', type: 'main' as const, index: 0 }]] } },
+			pinData: { Start: six.slice(0, 3).map((json) => ({ json })) },
+		};
+		const before = offsetMs;
+		const wib = () => DateTime.fromMillis(Date.now() + luxonOffset(), { zone: 'Asia/Jakarta' });
+		const now = wib();
+		const quarter = now.set({ minute: Math.floor(now.minute / 15) * 15 }).startOf('minute').plus({ minutes: 15 });
+		offsetMs += quarter.toMillis() - 3 * 60_000 + 17_000 - now.toMillis(); // 2 min 43 s before a quarter hour ($now's dates with seconds)
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const first = await context.n8n.runWorkflow(workflow, saved());
+		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
+		offsetMs += 7 * 60_000;
+		const retried = await context.n8n.runWorkflow(workflow, { ...saved(), ...retryOf(first.run) });
+		expect(retried.error).toBeUndefined();
+		expect(outcomes(retried.output('First').map(({ json }) => json))).toEqual(['retry:created', 'retry:created', 'Published']);
+		expect(outcomes(retried.output('Second').map(({ json }) => json))).toEqual(['Published', 'Published', 'Published']);
+		expect(await sentCounts()).toEqual([2, 2, 2]);
+		// Not numbered as the first node's campaigns (a clock move of 22 minutes is no step of a grid for
+		// dates with seconds): its keys are its own, so no Forget of one frees the other.
+		const retryKeyOf = (json: IDataObject) => String(json.forgetKeys).split(' ')[0];
+		const firstKeys = retried.output('First').map(({ json }) => retryKeyOf(json));
+		expect(retried.output('Second').filter(({ json }) => firstKeys.includes(retryKeyOf(json)))).toEqual([]);
+		offsetMs = before;
+	});
+
+	it("issue 59: a minute grid in the node's own fields, the original retried again after its first Retry failed, a minute later each: what the first Retry created is held, none sent twice", async () => {
+		const grid = createParameters({ name: 'grid-again', options: { concurrency: 1 } }, [channel({ startDate: "={{ $now.startOf('minute').plus({ minutes: $json.n }) }}", endDate: "={{ $now.startOf('minute').plus({ minutes: $json.n, hours: 6 }) }}" })]);
+		const items = [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }];
+		const before = offsetMs;
+		// The original creates slot 1, then slot 2 is refused: slots 3 and 4 leave no record.
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 1, times: 1 });
+		const original = await run(grid, items, { timezone: 'Asia/Jakarta' });
+		expect(errorOf(original)?.message).toMatch(/HTTP 503/);
+		// Its first Retry, a minute later: slots 2 and 3 created, slot 4 refused (n8n still offers Retry on the original).
+		offsetMs += 60_000;
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const firstRetry = await run(grid, items, { timezone: 'Asia/Jakarta', ...retryOf(original.run) });
+		expect(errorOf(firstRetry)?.message).toMatch(/HTTP 503/);
+		// The original retried again, another minute later (a copy of the original's context: it never saw the first Retry).
+		offsetMs += 60_000;
+		const secondRetry = await run(grid, items, { timezone: 'Asia/Jakarta', ...retryOf(original.run) });
+		expect(secondRetry.error).toBeUndefined();
+		expect(secondRetry.items.map((json) => (json.skipped ? 'held' : String(json.status)))).toEqual(['held', 'held', 'held', 'Published']);
+		expect((await campaigns(context)).filter((campaign) => campaign.request.name === 'grid-again')).toHaveLength(4);
+		offsetMs = before;
+	});
+
+	it("issue 59: Retry On Fail of an LBA node after another LBA node ran in the same execution: the second try holds what its first try created", async () => {
+		const workflow = {
+			nodes: [manualTrigger(), lbaNode(fixed, { id: 'before', name: 'Before' }), lbaNode(withNow, { id: 'after', name: 'After', retryOnFail: true, maxTries: 2, waitBetweenTries: 0 })],
+			connections: chain('Start', 'Before', 'After'),
+			pinData: { Start: [{ json: { name: 'before-1' } }] },
+		};
+		// After's items: Before's three outputs, named after-1 to after-3; its third refused once.
+		const withRows = { ...workflow, nodes: workflow.nodes.map((node) => (node.name === 'After' ? { ...node, parameters: { ...withNow, name: "={{ ['after-1', 'after-2', 'after-3'][$itemIndex] }}" } } : node)) };
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 3 + 2, times: 1 }); // Before's three, then After's first two
+		const result = await context.n8n.runWorkflow({ ...withRows, pinData: { Start: [{ json: { name: 'before-1' } }, { json: { name: 'before-2' } }, { json: { name: 'before-3' } }] } }, saved());
+		expect(result.error).toBeUndefined();
+		expect(outcomes(result.output('After').map(({ json }) => json))).toEqual(['retry:created', 'retry:created', 'Published']);
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 
 	it("issue 59: two LBA nodes fed the same rows, the same promo morning and evening ($now dates): the Retry holds each node's campaigns as its own, never the morning's as the evening's", async () => {
