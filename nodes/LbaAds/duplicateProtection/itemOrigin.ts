@@ -186,7 +186,10 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 	// first run, or one whose context was saved before this node sent), the places.
 	const sentByGroup = groupedRecords(ctx);
 	const byOwnDates = sentByGroup.size > 0;
-	const pairable = pairableRecord(ctx);
+	const { pairable, claim } = pairableRecord(ctx);
+	// Numbered by the input item when nothing was paired: the node's own clock dates, at the top level
+	// (a Retry gives the node the saved items; a child's rows may hold a value computed again).
+	const byItem = datesOrigin === 'ownClock' && !inSubExecution(ctx);
 	const groups = new Map<string, { shape: unknown; campaigns: CampaignIdentity[] }>();
 	// The input item of each campaign whose dates read the clock: a grid rounded from $now moves each
 	// slot onto the next one's dates, so only the item tells which campaign it is.
@@ -210,7 +213,7 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 	for (const [group, { shape, campaigns: same }] of groups) {
 		const ordered = [...same].sort((a, b) => compareDates(a.dates, b.dates) || a.itemIndex - b.itemIndex);
 		const unclear = new Map<CampaignIdentity, CreatedRecord>();
-		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones, pairable, datesOrigin, unclear, byOwnDates)) {
+		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones, { pairable, claim, byItem }, datesOrigin, unclear, byOwnDates)) {
 			const mayBe = unclear.get(campaign);
 			keys.set(campaign.itemIndex, { key: retryKey({ target, execution, shape, ordinal }), group, ordinal, ...(campaign.row ? { row: campaign.row } : {}), ...(mayBe ? { mayBe } : {}) });
 		}
@@ -220,15 +223,30 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 
 /**
  * Which records a campaign of this run may be: not those of a run of the node that returned its
- * items in this same execution (another call of a sub-workflow, an earlier loop round): that run
- * is over, its campaigns are its own, and n8n's Retry never runs it again. A run that failed,
- * was stopped or crashed is what a Retry (or Retry On Fail) runs again.
+ * items (another call of a sub-workflow, an earlier loop round): that run is over, its campaigns
+ * are its own. In this same execution; and, at the top level, in the execution this one retries
+ * too, since n8n's Retry resumes at the node that failed and never runs an ended run again (a
+ * caller's Retry starts its sub-workflow anew, so there only this execution's count). Nor a record
+ * that another run of this execution, ended since, took for one of its own campaigns (`claim`): a
+ * sub-workflow called twice with the same rows, the first call's records are its own. A run that
+ * failed, was stopped or crashed is what a Retry (or Retry On Fail) runs again.
  */
-function pairableRecord(ctx: IExecuteFunctions): (record: SentRecord) => boolean {
+function pairableRecord(ctx: IExecuteFunctions): { pairable: (record: SentRecord) => boolean; claim: (record: SentRecord) => void } {
 	const { context } = retriedContext(ctx);
 	const ended = new Set(Array.isArray(context?.[ENDED_FIELD]) ? (context![ENDED_FIELD] as string[]) : []);
 	const top = topExecution(ctx);
-	return (record) => !(record.top === top && record.run !== undefined && ended.has(record.run));
+	const run = nodeRun(ctx);
+	const topLevel = !inSubExecution(ctx);
+	return {
+		pairable: (record) => {
+			if (record.run !== undefined && ended.has(record.run) && (record.top === top || topLevel)) return false;
+			const [claimTop, claimRun] = Array.isArray(record.claimed) ? record.claimed : [];
+			return !(claimTop === top && claimRun !== run && ended.has(String(claimRun)));
+		},
+		claim: (record) => {
+			record.claimed = [top, run];
+		},
+	};
 }
 
 /** Written once the node's run has returned its items: its records are no later run's (`pairableRecord`). */
@@ -249,13 +267,18 @@ function numbered(
 	ordered: CampaignIdentity[],
 	sent: SentRecord[],
 	zones: string[],
-	pairable: (record: SentRecord) => boolean = () => true,
+	{ pairable = () => true, claim = () => undefined, byItem = false }: { pairable?: (record: SentRecord) => boolean; claim?: (record: SentRecord) => void; byItem?: boolean } = {},
 	datesOrigin: DatesOrigin = 'unknown',
 	unclear?: Map<CampaignIdentity, CreatedRecord>,
 	byOwnDates = false,
 ): Map<CampaignIdentity, Ordinal> {
 	const matched = new Map<CampaignIdentity, Ordinal>();
 	const open = new Set([...sent].filter(pairable).sort((a, b) => compareOrdinals(a.ordinal!, b.ordinal!)));
+	// A campaign numbered as a record: that record is now this run's (`pairableRecord`).
+	const take = (campaign: CampaignIdentity, record: SentRecord) => {
+		matched.set(campaign, record.ordinal!);
+		claim(record);
+	};
 	// The same dates: the same campaign (fixed dates, or a Retry within the second). Not for dates
 	// the node's own fields compute from the clock: a Retry moves every one of them, so the next
 	// slot's record may hold this one's new dates ($today a day on: day 1's dates are day 2's).
@@ -268,7 +291,7 @@ function numbered(
 	for (const record of open) {
 		const same = byDates.get(record.dates.join())?.shift();
 		if (same) {
-			matched.set(same, record.ordinal!);
+			take(same, record);
 			open.delete(record);
 		}
 	}
@@ -282,10 +305,12 @@ function numbered(
 	const begun = new Map<number, number[]>();
 	const grids = datesOrigin === 'ownClock' ? OWN_GRIDS_MS : [];
 	type Pair = { record: SentRecord; campaign: CampaignIdentity; off: number; move: number };
-	const explained = (record: SentRecord, campaigns: Iterable<CampaignIdentity>, explanations: number[], pairs: Pair[]) => {
+	const explained = (record: SentRecord, campaigns: Iterable<CampaignIdentity>, explanations: number[], pairs: Pair[], sameItem = false) => {
 		for (const campaign of campaigns) {
 			if (matched.has(campaign)) continue;
-			const off = moveError(record, campaign.dates, explanations);
+			// Its own item's dates less than a minute apart, either way: the seconds of the clock a time of
+			// day set on $now keeps ($now.set({ hour: 9, minute: 0 }): 09:00:52 in the run, 09:00:05 in the Retry).
+			const off = sameItem && withinAMinute(record, campaign.dates) ? 0 : moveError(record, campaign.dates, explanations);
 			if (off <= CLOCK_TOLERANCE_MS) pairs.push({ record, campaign, off, move: campaign.dates[0] - record.dates[0] });
 		}
 	};
@@ -311,7 +336,7 @@ function numbered(
 				unclear.set(campaign, record as CreatedRecord);
 				continue;
 			}
-			matched.set(campaign, record.ordinal!);
+			take(campaign, record);
 		}
 	};
 	// Dates the node's own fields compute from the clock, from its input items: first each record
@@ -327,7 +352,7 @@ function numbered(
 		const pairs: Pair[] = [];
 		for (const record of open) {
 			const same = typeof record.row === 'string' ? byRow.get(record.row) : undefined;
-			if (same) explained(record, same, clockExplanations(record, nowMs, zones, begun, grids), pairs);
+			if (same) explained(record, same, clockExplanations(record, nowMs, zones, begun, grids), pairs, true);
 		}
 		assign(pairs);
 	}
@@ -347,15 +372,17 @@ function numbered(
 	let next = 0;
 	for (const campaign of ordered) {
 		if (matched.has(campaign)) continue;
-		// Dates the node's own fields compute from the clock move in every Retry: the item is the same.
-		if (byOwnDates && datesOrigin === 'ownClock' && campaign.row !== undefined) {
+		// Dates the node's own fields compute from the clock move in every Retry; its saved item does not.
+		if (byOwnDates && byItem && campaign.row !== undefined) {
 			let own: Ordinal = `r:${campaign.row}`;
 			for (let repeat = 2; taken.has(own); repeat++) own = `r:${campaign.row}@${repeat}`;
 			taken.add(own);
 			matched.set(campaign, own);
 			continue;
 		}
-		if (byOwnDates && campaign.dates.every((date) => date % 60_000 === 0)) {
+		// Not the node's own clock dates (whole minutes from $today or startOf, or by chance): they move in
+		// every Retry, so by their own dates a second Retry would not find what the first one sent.
+		if (byOwnDates && datesOrigin !== 'ownClock' && campaign.dates.every((date) => date % 60_000 === 0)) {
 			let own: Ordinal = `d:${campaign.dates.join()}`;
 			for (let repeat = 2; taken.has(own); repeat++) own = `d:${campaign.dates.join()}#${repeat}`;
 			taken.add(own);
@@ -416,6 +443,8 @@ export interface SentRecord {
 	ordinal?: Ordinal;
 	/** Its input item, when its dates read the clock (`CampaignIdentity.row`). */
 	row?: string;
+	/** The top execution and node run that took it for one of its campaigns (`pairableRecord`). */
+	claimed?: [string, string];
 }
 
 /**
@@ -493,16 +522,20 @@ function clockExplanations(record: SentRecord, nowMs: number, zones: string[], b
 	return [Math.max(0, nowMs - record.at), ...begun.get(second)!];
 }
 
+/** Whether every date of `dates` is `record`'s moved by one amount of less than a minute, either way. */
+function withinAMinute(record: SentRecord, dates: number[]): boolean {
+	if (record.dates.length !== dates.length || !dates.length) return false;
+	const move = dates[0] - record.dates[0];
+	return Math.abs(move) < SAME_MOVE_MS && dates.every((date, index) => Math.abs(date - record.dates[index] - move) < 1_000);
+}
+
 /** How far `dates` are from `record`'s moved by one of `explanations` (ms); Infinity when not every date moved forward by one amount. */
 function moveError(record: SentRecord, dates: number[], explanations: number[]): number {
 	if (record.dates.length !== dates.length) return Infinity;
 	if (!dates.length) return 0;
 	const move = dates[0] - record.dates[0];
 	if (move < 0 || dates.some((date, index) => Math.abs(date - record.dates[index] - move) > SAME_MOVE_MS)) return Infinity;
-	// Steps begun (hours, days, a grid's) move only dates rounded to them, in whole minutes at least:
-	// dates with seconds moved by the time since (explanations[0]), never by a step.
-	const rounded = record.dates[0] % 60_000 === 0 && dates[0] % 60_000 === 0;
-	return Math.min(...(rounded ? explanations : explanations.slice(0, 1)).map((explanation) => Math.abs(move - explanation)));
+	return Math.min(...explanations.map((explanation) => Math.abs(move - explanation)));
 }
 
 /** The rule `numbered` applies to each pair: `dates` are `record`'s moved by the clock, within the tolerance. */

@@ -413,6 +413,90 @@ describe("a sub-workflow's execution is its caller's", () => {
 		offsetMs = before;
 	});
 
+	it("issue 59: a time of day set on $now (its seconds kept: $now.plus({ days: 1 }).set({ hour: 9, minute: 0 })), retried half an hour later with lower seconds: the created ones held, none sent twice", async () => {
+		const atNine = createParameters({ name: '={{ $json.name }}', options: { concurrency: 1 } }, [
+			channel({ startDate: '={{ $now.plus({ days: 1 }).set({ hour: 9, minute: 0 }) }}', endDate: '={{ $now.plus({ days: 1 }).set({ hour: 18, minute: 0 }) }}' }),
+		]);
+		const before = offsetMs;
+		const now = DateTime.fromMillis(Date.now() + luxonOffset(), { zone: 'Asia/Jakarta' });
+		offsetMs += now.startOf('minute').plus({ minutes: 1, seconds: 52 }).toMillis() - now.toMillis(); // hh:mm:52
+		await failAtItem4();
+		const first = await run(atNine, six, { timezone: 'Asia/Jakarta' });
+		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
+		// Half an hour later, at hh:mm:05: the dates' seconds lower than in the run (09:00:05, not 09:00:52).
+		offsetMs += 30 * 60_000 + 13_000;
+		const retried = await run(atNine, six, { timezone: 'Asia/Jakarta', ...retryOf(first.run) });
+		expect(outcomes(retried.items)).toEqual(['retry:created', 'retry:created', 'retry:created', 'Published', 'Published', 'Published']);
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+		offsetMs = before;
+	});
+
+	it("issue 59: $now dates in the node's fields, a child's rows stamped with $now; the parent's Retry fails again and the original is retried again: what the first Retry created is held, none sent twice", async () => {
+		const caller = await callerContext();
+		const stamped = () => six.map((row) => ({ ...row, stampedAt: new Date(Date.now()).toISOString() }));
+		// The original: promo-1 and -2 created, promo-3 refused.
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		expect(errorOf(await run(withNow, stamped(), calledBy(caller, '391')))?.message).toMatch(/HTTP 503/);
+		const original = JSON.stringify(caller);
+		// Its first Retry, on a whole minute (its $now dates whole minutes, as $today's would be): promo-3
+		// and -4 created, promo-5 refused.
+		const now = DateTime.fromMillis(Date.now() + luxonOffset());
+		offsetMs += now.startOf('minute').plus({ minutes: 1 }).toMillis() + 200 - now.toMillis();
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		expect(errorOf(await run(withNow, stamped(), calledBy(JSON.parse(original), '392')))?.message).toMatch(/HTTP 503/);
+		// The original retried again (a copy of its context: the first Retry's records are not in it).
+		await nextSecond();
+		const again = await run(withNow, stamped(), calledBy(JSON.parse(original), '393'));
+		expect(again.error).toBeUndefined();
+		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
+	});
+
+	it("issue 59: a sub-workflow called twice in one parent execution with the same rows ($now dates), the second call refused at its first item; the parent's Retry: each promo twice, no record taken by both calls", async () => {
+		const caller = await callerContext();
+		const rows = six.slice(0, 3);
+		expect(outcomes((await run(withNow, rows, calledBy(caller, '395'))).items)).toEqual(['Published', 'Published', 'Published']);
+		await nextSecond(); // $now's dates a second on: new campaigns, as a second call at another time gives
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 0, times: 1 });
+		expect(errorOf(await run(withNow, rows, calledBy(caller, '395')))?.message).toMatch(/HTTP 503/);
+		// The parent retried: both calls run again, in order, with a copy of its context.
+		const copy = JSON.parse(JSON.stringify(caller)) as IDataObject;
+		await nextSecond();
+		const createdFirst = (await campaigns(context)).map((campaign) => campaign.campaignId);
+		const firstCall = await run(withNow, rows, calledBy(copy, '396'));
+		await nextSecond();
+		const secondCall = await run(withNow, rows, calledBy(copy, '396'));
+		// n8n tells the node nothing of which call is which; the calls' campaigns are alike (their dates a
+		// second apart). Each promo twice, as the run meant; a held item names a campaign of the run, and
+		// no two name the same one.
+		expect(await sentCounts()).toEqual([2, 2, 2]);
+		const named = [...firstCall.items, ...secondCall.items].filter((json) => json.skipped).map((json) => String(json.campaignId));
+		expect(named.every((id) => createdFirst.includes(id))).toBe(true);
+		expect(new Set(named).size).toBe(named.length);
+	});
+
+	it("issue 59: an LBA node run twice in one execution (two branches into it), a minute grid, its second run refused; the Retry resumes that run after the minute: its campaigns are sent, none held as the first run's", async () => {
+		const grid = createParameters({ name: 'rounds', options: { concurrency: 1 } }, [channel({ startDate: "={{ $now.startOf('minute').plus({ minutes: $json.n }) }}", endDate: "={{ $now.startOf('minute').plus({ minutes: $json.n, hours: 6 }) }}" })]);
+		const workflow = {
+			nodes: [manualTrigger(), noOp('Morning rows'), noOp('Evening rows'), lbaNode(grid)],
+			connections: { Start: { main: [[{ node: 'Morning rows', type: 'main' as const, index: 0 }, { node: 'Evening rows', type: 'main' as const, index: 0 }]] }, ...chain('Morning rows', 'LBA'), ...chain('Evening rows', 'LBA') },
+			pinData: { 'Morning rows': [{ json: { n: 1 } }, { json: { n: 2 } }], 'Evening rows': [{ json: { n: 3 } }, { json: { n: 4 } }] },
+		};
+		const before = offsetMs;
+		const now = DateTime.fromMillis(Date.now() + luxonOffset(), { zone: 'Asia/Jakarta' });
+		offsetMs += now.startOf('minute').plus({ minutes: 1 }).toMillis() - 10_000 - now.toMillis(); // 10 s before a minute
+		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 2, times: 1 });
+		const first = await context.n8n.runWorkflow(workflow, { ...saved(), timezone: 'Asia/Jakarta' });
+		expect(errorOf(first)?.message).toMatch(/HTTP 503/);
+		expect(first.run.data.resultData.runData.LBA).toHaveLength(2);
+		offsetMs += 15_000; // 5 s after the minute: every slot moved onto the next one's dates
+		const retried = await context.n8n.runWorkflow(workflow, { ...saved(), timezone: 'Asia/Jakarta', ...retryOf(first.run) });
+		expect(retried.error).toBeUndefined();
+		const runs = retried.run.data.resultData.runData.LBA;
+		expect(retried.output('LBA', 0, runs.length - 1).map(({ json }) => json.status ?? json.earlierOutcome)).toEqual(['Published', 'Published']);
+		expect((await campaigns(context)).filter((campaign) => campaign.request.name === 'rounds')).toHaveLength(4);
+		offsetMs = before;
+	});
+
 	it("issue 59: Retry On Fail of an LBA node after another LBA node ran in the same execution: the second try holds what its first try created", async () => {
 		const workflow = {
 			nodes: [manualTrigger(), lbaNode(fixed, { id: 'before', name: 'Before' }), lbaNode(withNow, { id: 'after', name: 'After', retryOnFail: true, maxTries: 2, waitBetweenTries: 0 })],
