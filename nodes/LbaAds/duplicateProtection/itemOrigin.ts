@@ -186,7 +186,7 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 	// first run, or one whose context was saved before this node sent), the places.
 	const sentByGroup = groupedRecords(ctx);
 	const byOwnDates = sentByGroup.size > 0;
-	const { pairable, claim } = pairableRecord(ctx);
+	const pairable = pairableRecord(ctx);
 	// Numbered by the input item when nothing was paired: the node's own clock dates, at the top level
 	// (a Retry gives the node the saved items; a child's rows may hold a value computed again).
 	const byItem = datesOrigin === 'ownClock' && !inSubExecution(ctx);
@@ -213,7 +213,7 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
 	for (const [group, { shape, campaigns: same }] of groups) {
 		const ordered = [...same].sort((a, b) => compareDates(a.dates, b.dates) || a.itemIndex - b.itemIndex);
 		const unclear = new Map<CampaignIdentity, CreatedRecord>();
-		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones, { pairable, claim, byItem }, datesOrigin, unclear, byOwnDates)) {
+		for (const [campaign, ordinal] of numbered(ordered, sentByGroup.get(group) ?? [], zones, { pairable, byItem }, datesOrigin, unclear, byOwnDates)) {
 			const mayBe = unclear.get(campaign);
 			keys.set(campaign.itemIndex, { key: retryKey({ target, execution, shape, ordinal }), group, ordinal, ...(campaign.row ? { row: campaign.row } : {}), ...(mayBe ? { mayBe } : {}) });
 		}
@@ -226,27 +226,30 @@ export function retryKeysOf(ctx: IExecuteFunctions, campaigns: CampaignIdentity[
  * items (another call of a sub-workflow, an earlier loop round): that run is over, its campaigns
  * are its own. In this same execution; and, at the top level, in the execution this one retries
  * too, since n8n's Retry resumes at the node that failed and never runs an ended run again (a
- * caller's Retry starts its sub-workflow anew, so there only this execution's count). Nor a record
- * that another run of this execution, ended since, took for one of its own campaigns (`claim`): a
- * sub-workflow called twice with the same rows, the first call's records are its own. A run that
- * failed, was stopped or crashed is what a Retry (or Retry On Fail) runs again.
+ * caller's Retry runs the failed call's sub-workflow anew, whose node run may have ended before the
+ * call failed, so there only this execution's count). Nor a record another LBA node wrote: its
+ * campaigns are its own (two nodes fed the same rows). A run that failed, was stopped or crashed is
+ * what a Retry (or Retry On Fail) runs again.
  */
-function pairableRecord(ctx: IExecuteFunctions): { pairable: (record: SentRecord) => boolean; claim: (record: SentRecord) => void } {
+function pairableRecord(ctx: IExecuteFunctions): (record: SentRecord) => boolean {
 	const { context } = retriedContext(ctx);
 	const ended = new Set(Array.isArray(context?.[ENDED_FIELD]) ? (context![ENDED_FIELD] as string[]) : []);
 	const top = topExecution(ctx);
-	const run = nodeRun(ctx);
+	const node = nodeOf(nodeRun(ctx));
 	const topLevel = !inSubExecution(ctx);
-	return {
-		pairable: (record) => {
-			if (record.run !== undefined && ended.has(record.run) && (record.top === top || topLevel)) return false;
-			const [claimTop, claimRun] = Array.isArray(record.claimed) ? record.claimed : [];
-			return !(claimTop === top && claimRun !== run && ended.has(String(claimRun)));
-		},
-		claim: (record) => {
-			record.claimed = [top, run];
-		},
+	return (record) => {
+		if (record.run !== undefined && ended.has(record.run) && (record.top === top || topLevel)) return false;
+		// A record written before the node was part of its run's name has none: any node's.
+		const writer = nodeOf(record.run);
+		return writer === undefined || writer === node;
 	};
+}
+
+/** The node of a node run's name (`execution:node:run`); none in a record of an earlier version (`execution:run`). */
+function nodeOf(run: unknown): string | undefined {
+	if (typeof run !== 'string') return undefined;
+	const parts = run.split(':');
+	return parts.length >= 3 ? parts.slice(1, -1).join(':') : undefined;
 }
 
 /** Written once the node's run has returned its items: its records are no later run's (`pairableRecord`). */
@@ -267,18 +270,14 @@ function numbered(
 	ordered: CampaignIdentity[],
 	sent: SentRecord[],
 	zones: string[],
-	{ pairable = () => true, claim = () => undefined, byItem = false }: { pairable?: (record: SentRecord) => boolean; claim?: (record: SentRecord) => void; byItem?: boolean } = {},
+	{ pairable = () => true, byItem = false }: { pairable?: (record: SentRecord) => boolean; byItem?: boolean } = {},
 	datesOrigin: DatesOrigin = 'unknown',
 	unclear?: Map<CampaignIdentity, CreatedRecord>,
 	byOwnDates = false,
 ): Map<CampaignIdentity, Ordinal> {
 	const matched = new Map<CampaignIdentity, Ordinal>();
 	const open = new Set([...sent].filter(pairable).sort((a, b) => compareOrdinals(a.ordinal!, b.ordinal!)));
-	// A campaign numbered as a record: that record is now this run's (`pairableRecord`).
-	const take = (campaign: CampaignIdentity, record: SentRecord) => {
-		matched.set(campaign, record.ordinal!);
-		claim(record);
-	};
+	const take = (campaign: CampaignIdentity, record: SentRecord) => matched.set(campaign, record.ordinal!);
 	// The same dates: the same campaign (fixed dates, or a Retry within the second). Not for dates
 	// the node's own fields compute from the clock: a Retry moves every one of them, so the next
 	// slot's record may hold this one's new dates ($today a day on: day 1's dates are day 2's).
@@ -443,8 +442,6 @@ export interface SentRecord {
 	ordinal?: Ordinal;
 	/** Its input item, when its dates read the clock (`CampaignIdentity.row`). */
 	row?: string;
-	/** The top execution and node run that took it for one of its campaigns (`pairableRecord`). */
-	claimed?: [string, string];
 }
 
 /**

@@ -451,29 +451,6 @@ describe("a sub-workflow's execution is its caller's", () => {
 		expect(await sentCounts()).toEqual([1, 1, 1, 1, 1, 1]);
 	});
 
-	it("issue 59: a sub-workflow called twice in one parent execution with the same rows ($now dates), the second call refused at its first item; the parent's Retry: each promo twice, no record taken by both calls", async () => {
-		const caller = await callerContext();
-		const rows = six.slice(0, 3);
-		expect(outcomes((await run(withNow, rows, calledBy(caller, '395'))).items)).toEqual(['Published', 'Published', 'Published']);
-		await nextSecond(); // $now's dates a second on: new campaigns, as a second call at another time gives
-		await fault(context, { method: 'POST', path: '/lba/campaign', status: 503, skip: 0, times: 1 });
-		expect(errorOf(await run(withNow, rows, calledBy(caller, '395')))?.message).toMatch(/HTTP 503/);
-		// The parent retried: both calls run again, in order, with a copy of its context.
-		const copy = JSON.parse(JSON.stringify(caller)) as IDataObject;
-		await nextSecond();
-		const createdFirst = (await campaigns(context)).map((campaign) => campaign.campaignId);
-		const firstCall = await run(withNow, rows, calledBy(copy, '396'));
-		await nextSecond();
-		const secondCall = await run(withNow, rows, calledBy(copy, '396'));
-		// n8n tells the node nothing of which call is which; the calls' campaigns are alike (their dates a
-		// second apart). Each promo twice, as the run meant; a held item names a campaign of the run, and
-		// no two name the same one.
-		expect(await sentCounts()).toEqual([2, 2, 2]);
-		const named = [...firstCall.items, ...secondCall.items].filter((json) => json.skipped).map((json) => String(json.campaignId));
-		expect(named.every((id) => createdFirst.includes(id))).toBe(true);
-		expect(new Set(named).size).toBe(named.length);
-	});
-
 	it("issue 59: an LBA node run twice in one execution (two branches into it), a minute grid, its second run refused; the Retry resumes that run after the minute: its campaigns are sent, none held as the first run's", async () => {
 		const grid = createParameters({ name: 'rounds', options: { concurrency: 1 } }, [channel({ startDate: "={{ $now.startOf('minute').plus({ minutes: $json.n }) }}", endDate: "={{ $now.startOf('minute').plus({ minutes: $json.n, hours: 6 }) }}" })]);
 		const workflow = {
