@@ -322,11 +322,13 @@ class N8nRest {
 	async activateWorkflow(id) {
 		const { versionId } = await this.getWorkflow(id);
 		const activated = await this.call('POST', `/rest/workflows/${id}/activate`, { versionId });
-		for (const deadline = Date.now() + 30_000; ; ) {
+		// A hang guard, not a speed check: at a load average of 12 to 16 in CI, once, main had not applied a
+		// publication after 30 s (recomputed.e2e, 2026-12-07); nothing else failed.
+		for (const deadline = Date.now() + 120_000; ; ) {
 			const status = await this.request('GET', `/rest/workflows/${id}/publication-status`);
 			if (status.status === 404 || (status.status < 300 && (status.body.data ?? status.body).status !== 'in_progress')) return activated;
 			if (status.status >= 300) throw new Error(`GET /rest/workflows/${id}/publication-status -> ${status.status}`);
-			if (Date.now() > deadline) throw new Error(`workflow ${id}: its publication still in progress after 30 s`);
+			if (Date.now() > deadline) throw new Error(`workflow ${id}: its publication still in progress after 120 s`);
 			await new Promise((resolve) => setTimeout(resolve, 100));
 		}
 	}
